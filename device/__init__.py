@@ -1,0 +1,1 @@
+"""The referee box: a light and buzzer on a serial port, its protocol, driver and simulator."""

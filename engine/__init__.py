@@ -1,0 +1,4 @@
+"""The rules engine: positions, legal plays, the transition check and the text formats.
+
+It imports nothing else of gammoncam; everything above builds on it.
+"""

@@ -1,0 +1,1 @@
+"""Seeing the board: synthetic renders, localisation, checkers, dice and cube."""

@@ -1,0 +1,1 @@
+"""The Flask page: live board, calls, referee controls and the streamer overlay."""
