@@ -22,8 +22,16 @@ class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors as one line and exit status 2, like every other bad input."""
+
+    def error(self, message):
+        print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="gammoncam",
         description="A camera referee for physical backgammon and long nardy boards.",
     )
