@@ -4,7 +4,8 @@
  *   uart_bridge build/referee_box.elf
  *
  * The first line on stdout is "pty /dev/pts/N": open that port as you would the box. After
- * it, one line per change of an output pin, "red 1", "buzzer 0", ... (names from board.h).
+ * it, one line per change of an output pin: its name (from board.h), its level and the
+ * simulated time in milliseconds, e.g. "red 1 1203".
  * On stdin, "press" holds the button down for 100 ms and "quit" ends the bridge.
  * The firmware sleeps between bytes and ticks, so simavr runs it at about real time.
  */
@@ -26,6 +27,7 @@
 
 #include "../board.h"
 
+static avr_t *pin_avr;  /* for the time stamps of pin changes */
 static int master = -1;
 static avr_irq_t *uart_in, *button;
 static int uart_room = 1;  /* the UART's input buffer has room */
@@ -50,7 +52,7 @@ static void pin_changed(avr_irq_t *irq, uint32_t value, void *param) {
     struct pin *pin = param;
     if ((int)value != pin->level) {  /* simavr reports every write of the port: print changes only */
         pin->level = value;
-        printf("%s %u\n", pin->name, value);
+        printf("%s %u %lu\n", pin->name, value, (unsigned long)(pin_avr->cycle / (pin_avr->frequency / 1000)));
         fflush(stdout);
     }
 }
@@ -134,6 +136,7 @@ int main(int argc, char **argv) {
     avr_init(avr);
     avr->frequency = 16000000;
     avr_load_firmware(avr, &firmware);
+    pin_avr = avr;
 
     int slave;
     char path[64];
