@@ -34,6 +34,7 @@ from device.protocol import (
     State,
     VERSION,
     parse_box_line,
+    same_major,
 )
 
 log = logging.getLogger(__name__)
@@ -89,8 +90,9 @@ class Timing:
     lost_after: float = 3.5
     backoff_min: float = 0.5
     backoff_max: float = 8.0
-    # How long close() waits for calls the box has not acknowledged yet.
-    drain: float = 5.0
+    # How long close() waits for calls the box has not acknowledged yet: enough for a box
+    # just opened that never says READY and drops the first ACK.
+    drain: float = 8.0
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,7 @@ class BoxStatus:
 
     connected: bool
     name: str | None
-    version: int | None
+    version: str | None
     pending: tuple[int, ...]  # calls not acknowledged by the box yet
     active: tuple[int, ...]  # calls neither answered by the referee nor cleared
 
@@ -138,7 +140,7 @@ class RefereeBox:
         self._connected = False
         self._outage = False
         self._name: str | None = None
-        self._version: int | None = None
+        self._version: str | None = None
         self._rx = bytearray()
         self._skipping = False
         self._stop = threading.Event()
@@ -260,7 +262,7 @@ class RefereeBox:
                 if hello_at is None and now - opened >= timing.ready_wait:
                     port.write(Hello().encode())
                     hello_at = now
-                elif hello_at is not None and now - hello_at >= timing.ready_wait:
+                elif hello_at is not None and now - hello_at >= timing.resend:
                     log.warning("referee box %s does not say READY; sending calls anyway", self.spec.port)
                     self._link_up()
                     last_heard = now
@@ -297,8 +299,8 @@ class RefereeBox:
 
     def _handle(self, message: Message) -> None:
         if isinstance(message, Ready):
-            if message.version != VERSION:
-                log.warning("referee box %s speaks protocol %d, this host %d", self.spec.port, message.version, VERSION)
+            if not same_major(message.version):
+                log.warning("referee box %s speaks protocol %s, this host %s", self.spec.port, message.version, VERSION)
             log.info("referee box %s ready: %s", self.spec.port, message.name)
             with self._lock:
                 self._name, self._version = message.name, message.version

@@ -16,8 +16,9 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-# The protocol version both sides announce in HELLO and READY.
-VERSION = 1
+# The protocol version both sides announce in HELLO and READY; versions with the same
+# major number (before the first ".") understand each other.
+VERSION = "1"
 
 # The longest line either side sends or accepts, newline included: the firmware's buffer.
 MAX_LINE = 64
@@ -39,6 +40,7 @@ KINDS = (ILLEGAL_PLAY, ILLEGAL_DOUBLE, REROLL, UNCLEAR, GAME_OVER)
 _KIND = re.compile(r"[A-Z][A-Z0-9_]{0,19}\Z")
 _NAME = re.compile(r"[A-Za-z0-9_.-]{1,16}\Z")
 _NUMBER = re.compile(r"[0-9]{1,5}\Z")
+_VERSION = re.compile(r"[0-9][0-9A-Za-z.]{0,9}\Z")
 
 
 class MalformedLine(ValueError):
@@ -85,6 +87,15 @@ COLOUR_PINS = {
 }
 
 
+def same_major(version: str, other: str = VERSION) -> bool:
+    """Whether two protocol versions understand each other.
+
+    >>> same_major("1.2"), same_major("2")
+    (True, False)
+    """
+    return version.split(".")[0] == other.split(".")[0]
+
+
 def show_for(kind: str) -> Show:
     """What the box shows for a call of this kind; unknown kinds are a generic call.
 
@@ -100,21 +111,15 @@ def _seq(text: str) -> int:
     return int(text)
 
 
-def _version(text: str) -> int:
-    if not _NUMBER.match(text):
-        raise MalformedLine(f"version must be a number, not {text!r}")
-    return int(text)
-
-
 def _kind(text: str) -> str:
     if not _KIND.match(text):
         raise MalformedLine(f"kind must be 1..20 of A-Z, 0-9, _ starting with a letter, not {text!r}")
     return text
 
 
-def _check_version(version: int) -> None:
-    if not 0 <= version <= 99999:
-        raise ValueError(f"version must be 0..99999, not {version}")
+def _check_version(version: str) -> None:
+    if not _VERSION.match(version):
+        raise ValueError(f"version must be 1..10 of 0-9, A-Z, a-z, '.' starting with a digit: {version!r}")
 
 
 def _check_seq(seq: int) -> None:
@@ -140,7 +145,7 @@ class Message:
 class Hello(Message):
     """Host to box after opening the port: ``HELLO <version>``; the box answers READY."""
 
-    version: int = VERSION
+    version: str = VERSION
     command: ClassVar[str] = "HELLO"
 
     def __post_init__(self) -> None:
@@ -220,13 +225,13 @@ class Ready(Message):
     """
 
     name: str
-    version: int = VERSION
+    version: str = VERSION
     command: ClassVar[str] = "READY"
 
     def __post_init__(self) -> None:
-        _check_version(self.version)
         if not _NAME.match(self.name):
             raise ValueError(f"box name must be 1..16 of A-Z, a-z, 0-9, '_', '.', '-': {self.name!r}")
+        _check_version(self.version)
 
     def __str__(self) -> str:
         return f"READY {self.name} {self.version}"
@@ -296,7 +301,7 @@ def _parse(line: str | bytes, parsers: dict) -> Message:
 
 
 _HOST_PARSERS = {
-    "HELLO": (lambda v: Hello(_version(v)), 1),
+    "HELLO": (Hello, 1),
     "CALL": (lambda s, k: Call(_seq(s), _kind(k)), 2),
     "CLEAR": (lambda s: Clear(_seq(s)), 1),
     "STATE": (State, 1),
@@ -304,7 +309,7 @@ _HOST_PARSERS = {
 }
 
 _BOX_PARSERS = {
-    "READY": (lambda n, v: Ready(n, _version(v)), 2),
+    "READY": (Ready, 2),
     "ACK": (lambda s: Ack(_seq(s)), 1),
     "BTN": (Btn, 0),
     "PONG": (lambda s: Pong(_seq(s)), 1),
@@ -324,6 +329,6 @@ def parse_box_line(line: str | bytes) -> Message:
     """Parse a line a box sends (what the host reads); raises :class:`MalformedLine`.
 
     >>> parse_box_line(b"READY gammonbox 1\\r\\n")
-    Ready(name='gammonbox', version=1)
+    Ready(name='gammonbox', version='1')
     """
     return _parse(line, _BOX_PARSERS)

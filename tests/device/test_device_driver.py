@@ -11,7 +11,7 @@ import pytest
 
 from device_helpers import FAST, wait_for
 from device.driver import RefereeBox
-from device.protocol import Hello, Ready, parse_host_line
+from device.protocol import Ack, Call, Hello, Ready, parse_host_line
 from device.sim import SimulatedBox
 
 
@@ -51,7 +51,7 @@ def test_call_is_acknowledged_and_shown(make_sim, make_box):
     seq = box.call("ILLEGAL_PLAY")
     wait_for(lambda: not box.status().pending)
     status = box.status()
-    assert status.connected and status.name == "gammonbox-sim" and status.version == 1
+    assert status.connected and status.name == "gammonbox-sim" and status.version == "1"
     assert status.active == (seq,)
     assert sim.active() == ((seq, "ILLEGAL_PLAY"),)
     assert f"light red, buzzer x.x.x (call {seq} ILLEGAL_PLAY)" in sim.lines
@@ -143,26 +143,60 @@ def test_malformed_lines_from_the_box_are_ignored_with_a_log_line(make_sim, make
     assert box.status().connected
 
 
-def test_a_silent_box_is_lost_and_the_port_opened_again(make_box, caplog):
-    # A box that said READY once and then hung: a raw pty that nobody answers any more.
-    master, slave = os.openpty()
-    os.set_blocking(master, False)
-    box = make_box(os.ttyname(slave))
+class RawBox:
+    """The far end of a bare pty, played by the test line by line: no simulator in between."""
 
-    def host_lines():
+    def __init__(self):
+        self.master, self.slave = os.openpty()
+        os.set_blocking(self.master, False)
+        self.port = os.ttyname(self.slave)
+        self.heard: list = []
+        self._rest = b""
+
+    def lines(self) -> list:
+        """Every message the host wrote so far."""
         try:
-            return [parse_host_line(line) for line in os.read(master, 4096).splitlines()]
+            self._rest += os.read(self.master, 4096)
         except BlockingIOError:
-            return []
+            pass
+        *lines, self._rest = self._rest.split(b"\n")
+        self.heard += [parse_host_line(line) for line in lines]
+        return self.heard
 
-    wait_for(lambda: Hello() in host_lines())
-    os.write(master, Ready("hung").encode())
+    def send(self, message) -> None:
+        os.write(self.master, message.encode())
+
+    def close(self) -> None:
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def raw_box():
+    box = RawBox()
+    yield box
+    box.close()
+
+
+def test_a_silent_box_is_lost_and_the_port_opened_again(raw_box, make_box, caplog):
+    # A box that said READY once and then hung.
+    box = make_box(raw_box.port)
+    wait_for(lambda: Hello() in raw_box.lines())
+    raw_box.send(Ready("hung"))
     wait_for(lambda: box.status().connected)
     wait_for(lambda: not box.status().connected)  # no PONG: lost after lost_after
     assert any("silent" in record.getMessage() for record in caplog.records)
-    wait_for(lambda: Hello() in host_lines())  # and it opens the port and says HELLO again
-    os.close(master)
-    os.close(slave)
+    wait_for(lambda: raw_box.lines().count(Hello()) == 2)  # it opens the port and says HELLO again
+
+
+def test_a_box_that_never_says_ready_still_gets_its_calls(raw_box, make_box):
+    box = make_box(raw_box.port)
+    seq = box.call("ILLEGAL_PLAY")
+    wait_for(lambda: raw_box.lines().count(Call(seq, "ILLEGAL_PLAY")) == 2)  # unanswered, so sent again
+    assert raw_box.lines()[0] == Hello()
+    raw_box.send(Ack(seq))
+    wait_for(lambda: not box.status().pending)
+    assert box.status().connected and box.status().name is None
 
 
 def test_calls_return_at_once_when_the_port_does_not_exist(caplog):

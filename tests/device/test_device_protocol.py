@@ -35,7 +35,7 @@ texts = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), min_size=
     lambda t: t == t.strip()
 )
 names = st.from_regex(r"[A-Za-z0-9_.-]{1,16}", fullmatch=True)
-versions = st.integers(0, 99999)
+versions = st.from_regex(r"[0-9][0-9A-Za-z.]{0,9}", fullmatch=True)
 
 host_messages = st.one_of(
     st.builds(Hello, versions), st.builds(Call, seqs, kinds), st.builds(Clear, seqs), st.builds(State, texts),
@@ -64,7 +64,7 @@ def test_box_lines_round_trip(message):
     "line",
     [
         "", "ACK", "ACK 0", "ACK 65536", "ACK -1", "ACK 1 2", "ACK  1", "ACK 01x", "ack 1", "PONG",
-        "READY", "READY box", "READY b@x 1", "BTN 1", "CALL 1 ILLEGAL_PLAY", "HELLO 1", "A" * MAX_LINE,
+        "READY", "READY box", "READY b@x 1", "READY box v1", "BTN 1", "CALL 1 ILLEGAL_PLAY", "HELLO 1", "A" * MAX_LINE,
         "ACK 1\x00", b"ACK \xff",
     ],
 )
