@@ -158,8 +158,8 @@ class SimulatedBox:
         else:
             assert isinstance(message, Clear)
             with self._lock:
-                kind, _ = self._calls.get(message.seq, ("", False))
-                self._calls[message.seq] = (kind, False)
+                if message.seq in self._calls:
+                    self._calls[message.seq] = (self._calls[message.seq][0], False)
             self._ack(message.seq)
             self._relight(sound=False)
 

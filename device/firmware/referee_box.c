@@ -124,7 +124,7 @@ static struct call *find(uint16_t seq) {
 }
 
 static void call(uint16_t seq, const char *kind_name) {
-    /* A call sent again (its ACK was lost) is not shown again, nor once the referee answered it. */
+    /* A call sent again (its ACK was lost) is not shown again, nor once answered or cleared. */
     if (!find(seq)) {
         uint8_t k = 0;
         while (kinds[k].name && strcmp(kinds[k].name, kind_name)) k++;
