@@ -77,8 +77,9 @@ class Bridge:
                 last = ms
         return pattern
 
-    def press(self) -> None:
-        self.process.stdin.write("press\n")
+    def command(self, command: str) -> None:
+        """``press`` the button or ``reset`` the AVR."""
+        self.process.stdin.write(command + "\n")
         self.process.stdin.flush()
 
     def stop(self) -> None:
@@ -111,7 +112,7 @@ def test_firmware_acknowledges_each_call_and_shows_its_colour_and_beeps(bridge):
             time.sleep(0.3)  # room for a beep too many (simavr runs at about real time)
             assert bridge.buzzer_since(start) == look.buzzer, kind
 
-        bridge.press()
+        bridge.command("press")
         assert answered.get(timeout=4) == tuple(seqs)
         wait_for(lambda: bridge.colour() == COLOUR_PINS["off"])
     finally:
@@ -127,5 +128,19 @@ def test_firmware_clears_a_call_and_shows_the_one_before(bridge):
         wait_for(lambda: bridge.colour() == COLOUR_PINS["blue"])
         box.clear(reroll)
         wait_for(lambda: bridge.colour() == COLOUR_PINS["red"])
+    finally:
+        box.close(drain=0)
+
+
+def test_firmware_reset_mid_game_shows_the_call_again(bridge):
+    box = RefereeBox.open(bridge.port, timing=FAST)
+    try:
+        seq = box.call("ILLEGAL_PLAY")
+        wait_for(lambda: bridge.colour() == COLOUR_PINS["red"])
+        start = len(bridge.changes)
+        bridge.command("reset")
+        wait_for(lambda: ("red", 0) in [change[:2] for change in bridge.changes[start:]])  # the reset put it out
+        wait_for(lambda: bridge.colour() == COLOUR_PINS["red"])  # READY, so the host sent the call again
+        assert box.status().active == (seq,)
     finally:
         box.close(drain=0)

@@ -6,7 +6,8 @@
  * The first line on stdout is "pty /dev/pts/N": open that port as you would the box. After
  * it, one line per change of an output pin: its name (from board.h), its level and the
  * simulated time in milliseconds, e.g. "red 1 1203".
- * On stdin, "press" holds the button down for 100 ms and "quit" ends the bridge.
+ * On stdin, "press" holds the button down for 100 ms, "reset" resets the AVR and "quit" ends
+ * the bridge.
  * The firmware sleeps between bytes and ticks, so simavr runs it at about real time.
  */
 #include <errno.h>
@@ -35,6 +36,7 @@ static uint8_t to_avr[256];
 static ssize_t to_avr_len, to_avr_done;
 static char command[64];
 static size_t command_len;
+static int reset_pending;
 
 struct pin {
     const char *name;
@@ -84,10 +86,12 @@ static void run_command(avr_t *avr) {
     if (!strcmp(command, "press")) {
         avr_raise_irq(button, 0);
         avr_cycle_timer_register_usec(avr, 100000, release_button, NULL);
+    } else if (!strcmp(command, "reset")) {
+        reset_pending = 1;  /* not from inside a cycle timer: avr_reset clears them all */
     } else if (!strcmp(command, "quit")) {
         exit(0);
     } else {
-        fprintf(stderr, "uart_bridge: unknown command '%s' (press, quit)\n", command);
+        fprintf(stderr, "uart_bridge: unknown command '%s' (press, reset, quit)\n", command);
     }
 }
 
@@ -175,6 +179,12 @@ int main(int argc, char **argv) {
     int state;
     do {
         state = avr_run(avr);
+        if (reset_pending) {  /* as the reset pin does: the firmware starts again and says READY */
+            reset_pending = 0;
+            avr_reset(avr);
+            avr_raise_irq(button, 1);
+            avr_cycle_timer_register_usec(avr, 1000, poll_io, NULL);
+        }
     } while (state != cpu_Done && state != cpu_Crashed);
     fprintf(stderr, "uart_bridge: firmware stopped (%s)\n", state == cpu_Done ? "done" : "crashed");
     return 1;
