@@ -133,7 +133,8 @@ def test_firmware_clears_a_call_and_shows_the_one_before(bridge):
 
 
 def test_firmware_reset_mid_game_shows_the_call_again(bridge):
-    box = RefereeBox.open(bridge.port, timing=FAST)
+    answered = queue.Queue()
+    box = RefereeBox.open(bridge.port, timing=FAST, on_button=answered.put)
     try:
         seq = box.call("ILLEGAL_PLAY")
         wait_for(lambda: bridge.colour() == COLOUR_PINS["red"])
@@ -142,5 +143,6 @@ def test_firmware_reset_mid_game_shows_the_call_again(bridge):
         wait_for(lambda: ("red", 0) in [change[:2] for change in bridge.changes[start:]])  # the reset put it out
         wait_for(lambda: bridge.colour() == COLOUR_PINS["red"])  # READY, so the host sent the call again
         assert box.status().active == (seq,)
+        assert answered.empty()  # nobody pressed the button
     finally:
         box.close(drain=0)

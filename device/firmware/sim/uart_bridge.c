@@ -182,6 +182,9 @@ int main(int argc, char **argv) {
         if (reset_pending) {  /* as the reset pin does: the firmware starts again and says READY */
             reset_pending = 0;
             avr_reset(avr);
+            /* The reset zeroed the PIN register but not the IRQ's value, so a plain raise of 1
+             * would be filtered out as no change: go through 0, within the same cycle. */
+            avr_raise_irq(button, 0);
             avr_raise_irq(button, 1);
             avr_cycle_timer_register_usec(avr, 1000, poll_io, NULL);
         }
