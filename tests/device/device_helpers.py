@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import time
 
 import pytest
@@ -22,4 +23,4 @@ def wait_for(predicate, timeout: float = 4.0):
         if value:
             return value
         time.sleep(0.01)
-    pytest.fail(f"still false after {timeout} s: {predicate.__doc__ or predicate}")
+    pytest.fail(f"still false after {timeout} s: {inspect.getsource(predicate).strip()}")

@@ -186,6 +186,7 @@ int main(int argc, char **argv) {
              * would be filtered out as no change: go through 0, within the same cycle. */
             avr_raise_irq(button, 0);
             avr_raise_irq(button, 1);
+            uart_room = 1;  /* the reset emptied the UART's input buffer */
             avr_cycle_timer_register_usec(avr, 1000, poll_io, NULL);
         }
     } while (state != cpu_Done && state != cpu_Crashed);
