@@ -91,21 +91,22 @@ class SimulatedBox:
 
     def press(self) -> None:
         """The referee presses the button: every call on the box is answered and the light goes out."""
+        # BTN answers what the box acknowledged before it: state and line change together.
         with self._lock:
             answered = [seq for seq, (kind, showing) in self._calls.items() if showing]
             for seq in answered:
                 self._calls[seq] = (self._calls[seq][0], False)
+            self._send(Btn())
         self._show(f"button pressed: answered calls {', '.join(map(str, answered)) or 'none'}")
-        self._send(Btn())
         self._relight(sound=False)
 
     def reset(self) -> None:
         """The box restarts: it forgets every call and says READY, as at power-up."""
         with self._lock:
             self._calls.clear()
+            self._send(Ready(self.name))
         self._show("reset")
         self._relight(sound=False)
-        self._send(Ready(self.name))
 
     def send_raw(self, data: bytes) -> None:
         """Write bytes from the box as they are, e.g. a malformed line."""
@@ -153,22 +154,24 @@ class SimulatedBox:
                     self._calls[message.seq] = (message.kind, True)
                     while len(self._calls) > MEMORY:
                         self._calls.popitem(last=False)
-            self._ack(message.seq)
+                self._ack(message.seq)
             self._relight(sound=new)
         else:
             assert isinstance(message, Clear)
             with self._lock:
                 if message.seq in self._calls:
                     self._calls[message.seq] = (self._calls[message.seq][0], False)
-            self._ack(message.seq)
+                self._ack(message.seq)
             self._relight(sound=False)
 
     def _ack(self, seq: int) -> None:
+        """ACK, unless told to drop it. Called with the lock held, so that ACK and BTN keep the
+        order of the changes they report."""
         if self._drop_acks > 0:
             self._drop_acks -= 1
             self._show(f"dropped ACK {seq}")
-            return
-        self._send(Ack(seq))
+        else:
+            self._send(Ack(seq))
 
     def _relight(self, *, sound: bool) -> None:
         """Show the newest active call, as the firmware does; the buzzer plays only for a new one."""
