@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BAUD = 115200
 
+# Calls sent and not yet acknowledged at most: a backlog (a box plugged in late, or reset with
+# many calls active) goes out in small bursts that the box's 64-byte buffer keeps up with.
+WINDOW = 8
+
 
 class BadDeviceSpec(ValueError):
     """A ``--device`` value that is not ``PORT[:BAUD]``; the message is one line."""
@@ -341,14 +345,24 @@ class RefereeBox:
             if self._state_due:
                 out.append(State(self._state))
                 self._state_due = False
+            in_flight = sum(
+                not call.acked and call.sent_at is not None and now - call.sent_at < self.timing.resend
+                for call in self._calls.values()
+            )
             for seq, call in self._calls.items():
+                if in_flight >= WINDOW:
+                    break
                 if not call.acked and (call.sent_at is None or now - call.sent_at >= self.timing.resend):
                     out.append(Call(seq, call.kind))
                     call.sent_at = now
+                    in_flight += 1
             return out
 
 
 def _seqs(seqs: tuple[int, ...]) -> str:
+    """Sequence numbers for a log line, kept short: "1, 2, 3, ..., 40 (40 calls)"."""
+    if len(seqs) > 6:
+        return f"{seqs[0]}, {seqs[1]}, {seqs[2]}, ..., {seqs[-1]} ({len(seqs)} calls)"
     return ", ".join(map(str, seqs)) or "none"
 
 

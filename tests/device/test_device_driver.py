@@ -6,11 +6,12 @@ import logging
 import os
 import queue
 import time
+from dataclasses import replace
 
 import pytest
 
 from device_helpers import FAST, wait_for
-from device.driver import RefereeBox
+from device.driver import WINDOW, RefereeBox
 from device.protocol import Ack, Call, Hello, Ready, parse_host_line
 from device.sim import SimulatedBox
 
@@ -35,8 +36,8 @@ def make_sim():
 def make_box():
     boxes = []
 
-    def make(port, **kwargs):
-        box = RefereeBox.open(port, timing=FAST, **kwargs)
+    def make(port, timing=FAST, **kwargs):
+        box = RefereeBox.open(port, timing=timing, **kwargs)
         boxes.append(box)
         return box
 
@@ -127,6 +128,17 @@ def test_unplugged_and_plugged_again_mid_game_without_losing_a_call(make_sim, ma
     assert second_box.active() == ((before, "ILLEGAL_PLAY"), (during, "ILLEGAL_DOUBLE"))
 
 
+def test_a_backlog_of_calls_reaches_a_box_plugged_in_late(make_sim, make_box, tmp_path):
+    link = str(tmp_path / "ttyBOX")
+    box = make_box(link)
+    seqs = [box.call("ILLEGAL_PLAY") for _ in range(40)]
+    assert box.status().pending == tuple(seqs)
+    sim = make_sim()
+    sim.open(link=link)
+    wait_for(lambda: not box.status().pending)
+    assert sim.active() == tuple((seq, "ILLEGAL_PLAY") for seq in seqs[-8:])  # a box remembers 8
+
+
 def test_malformed_lines_from_the_box_are_ignored_with_a_log_line(make_sim, make_box, caplog):
     sim = make_sim()
     box = make_box(sim.open())
@@ -196,6 +208,20 @@ def test_a_box_that_never_says_ready_still_gets_its_calls(raw_box, make_box):
     raw_box.send(Ack(seq))
     wait_for(lambda: not box.status().pending)
     assert box.status().connected and box.status().name is None
+
+
+def test_no_more_than_a_window_of_calls_is_in_flight(raw_box, make_box):
+    box = make_box(raw_box.port, timing=replace(FAST, lost_after=10))  # this box never says PONG
+    seqs = [box.call("REROLL") for _ in range(20)]
+
+    def calls_sent():
+        return {message.seq for message in raw_box.lines() if isinstance(message, Call)}
+
+    wait_for(lambda: sum(isinstance(message, Call) for message in raw_box.lines()) > WINDOW)  # resends
+    assert calls_sent() == set(seqs[:WINDOW])
+    for seq in seqs[:WINDOW]:
+        raw_box.send(Ack(seq))
+    wait_for(lambda: calls_sent() == set(seqs[: 2 * WINDOW]))
 
 
 def test_calls_return_at_once_when_the_port_does_not_exist(caplog):
