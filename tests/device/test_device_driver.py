@@ -201,7 +201,7 @@ def test_a_silent_box_is_lost_and_the_port_opened_again(raw_box, make_box, caplo
 
 
 def test_a_box_that_never_says_ready_still_gets_its_calls(raw_box, make_box):
-    box = make_box(raw_box.port)
+    box = make_box(raw_box.port, timing=replace(FAST, lost_after=10))  # nor PONG
     seq = box.call("ILLEGAL_PLAY")
     wait_for(lambda: raw_box.lines().count(Call(seq, "ILLEGAL_PLAY")) == 2)  # unanswered, so sent again
     assert raw_box.lines()[0] == Hello()
