@@ -54,7 +54,7 @@ def draw_board(rng: np.random.Generator, geo: Geometry, cam: Camera, light: Ligh
     """The table with the empty board on it, as a BGR plane image of ``geo.size``."""
     style = geo.style
     w, h = geo.size
-    plane = cv2.resize(texture(rng, (h // 2, w // 2), style.table_colour, style.table_material), (w, h))
+    plane = texture(rng, (h, w), style.table_colour, style.table_material)
     # The board's shadow on the table and its outer sides, seen from the camera's side.
     table_level = cam.to_plane(np.c_[geo.board, np.full(4, BOARD_THICKNESS)])
     shadows = ShadowLayer(geo.size, light)
@@ -97,7 +97,8 @@ def draw_field(rng: np.random.Generator, plane: np.ndarray, geo: Geometry, half:
     style = geo.style
     x0, x1 = int(np.floor(half[0])), int(np.ceil(half[1]))
     y0, y1 = int(np.floor(geo.field_top)), int(np.ceil(geo.field_bottom))
-    field = np.full((y1 - y0, x1 - x0, 3), style.field_colour, np.uint8)
+    field = np.empty((y1 - y0, x1 - x0, 3), np.uint8)
+    field[:] = style.field_colour
     origin = np.array([x0, y0])
     for r, row in enumerate(ROWS):
         for slot, poly in enumerate(geo.point_polygons[row]):

@@ -70,7 +70,7 @@ def glare(rng: np.random.Generator, img: np.ndarray, board: np.ndarray) -> None:
     centre = board.mean(axis=0) + rng.normal(0, 0.25, 2) * np.ptp(board, axis=0)
     axes = np.ptp(board, axis=0) * rng.uniform(0.05, 0.25, 2)
     cv2.ellipse(spot, tuple(int(v / s) for v in centre), tuple(int(v / s) + 1 for v in axes),
-                rng.uniform(0, 180), 0, 360, int(rng.uniform(60, 170)), -1)
+                rng.uniform(0, 180), 0, 360, int(rng.uniform(25, 100)), -1)
     inside = np.zeros_like(spot)
     cv2.fillConvexPoly(inside, np.round(board / s).astype(np.int32), 1)
     spot = cv2.GaussianBlur(spot * inside, (0, 0), max(axes.min() / s / 2, 1))

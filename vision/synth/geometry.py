@@ -65,7 +65,7 @@ class Geometry:
         tray = style.tray_width * D if style.has_trays else 0.0
         board_w = 2 * rail + 12 * w + bar + (tray + rail if tray else 0)
         board_h = 2 * rail + self.field_h
-        margin = int(0.55 * board_w)
+        margin = int(0.45 * board_w)
         self.size = (int(board_w + 2 * margin), int(board_h + 2 * margin))  # plane (width, height)
         x0, y0 = float(margin), float(margin)
         self.board = np.array([[x0, y0], [x0 + board_w, y0], [x0 + board_w, y0 + board_h], [x0, y0 + board_h]])

@@ -80,13 +80,13 @@ class ShadowLayer:
 
     def apply(self, plane: np.ndarray, blur_extra: float = 0.0) -> None:
         """Darken ``plane`` in place under the collected shadows."""
-        ys, xs = np.nonzero(self.mask)
-        if not len(xs):
+        bx, by, bw, bh = cv2.boundingRect(self.mask)
+        if not bw:
             return
         sigma = self.light.softness + blur_extra
         pad = int(3 * sigma) + 2
-        y0, y1 = max(0, ys.min() - pad), min(self.mask.shape[0], ys.max() + pad + 1)
-        x0, x1 = max(0, xs.min() - pad), min(self.mask.shape[1], xs.max() + pad + 1)
+        y0, y1 = max(0, by - pad), min(self.mask.shape[0], by + bh + pad)
+        x0, x1 = max(0, bx - pad), min(self.mask.shape[1], bx + bw + pad)
         small = cv2.GaussianBlur(self.mask[y0:y1, x0:x1], (0, 0), sigma)
         gain = 255 - (small.astype(np.float32) * self.light.strength).astype(np.uint8)
         Y0, X0 = y0 * SHADOW_SCALE, x0 * SHADOW_SCALE

@@ -152,13 +152,12 @@ def smooth_noise(rng: np.random.Generator, shape: tuple, cells: int) -> np.ndarr
 
 
 def shade(rng: np.random.Generator, shape: tuple, material: str) -> np.ndarray:
-    """A float32 brightness map (about 1) of ``material``: "wood", "felt", "leather" or "plain".
+    """A float32 brightness map (about 1) of ``material`` ("wood", "felt", "leather", "plain").
 
-    Maps are made at a quarter of the size and enlarged: grain and mottling are low frequency,
-    and this keeps a 2000-pixel table under a few milliseconds.
+    The map is a quarter of ``shape`` (h, w): grain and mottling are low frequency, and
+    enlarging the finished picture instead keeps a 2000-pixel table under a few milliseconds.
     """
-    h, w = shape
-    sh, sw = max(8, h // 4), max(8, w // 4)
+    sh, sw = max(8, shape[0] // 4), max(8, shape[1] // 4)
     if material == "wood":
         # Growth rings: stripes across the plank, bent by low-frequency noise, with fine fibres.
         y = np.linspace(0, 1, sh, dtype=np.float32)[:, None]
@@ -169,23 +168,23 @@ def shade(rng: np.random.Generator, shape: tuple, material: str) -> np.ndarray:
         if rng.random() < 0.5:  # planks run either way
             small = cv2.resize(np.ascontiguousarray(small.T), (sw, sh))
     elif material == "felt":
-        small = 0.94 + 0.06 * smooth_noise(rng, (sh, sw), 12)
+        small = 0.94 + 0.06 * smooth_noise(rng, (sh, sw), 12) + rng.random((sh, sw), dtype=np.float32) * 0.06
     elif material == "leather":
         cells = cv2.GaussianBlur(rng.random((sh, sw), dtype=np.float32), (0, 0), 1.2)
         small = 0.88 + 0.14 * smooth_noise(rng, (sh, sw), 6) + 0.25 * (cells - cells.mean())
     else:
         small = 0.96 + 0.04 * smooth_noise(rng, (sh, sw), 3)
-    out = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    if material == "felt":  # the fine fuzz of felt exists only at full size
-        out += rng.random((h, w), dtype=np.float32) * 0.05 - 0.025
-    return out
+    return small.astype(np.float32)
 
 
 def texture(rng: np.random.Generator, shape: tuple, colour: tuple, material: str) -> np.ndarray:
-    """A BGR image of ``material`` in ``colour``."""
-    return paint(np.full((*shape, 3), colour, np.uint8), shade(rng, shape, material))
+    """A BGR image of ``material`` in ``colour``, of ``shape`` (h, w)."""
+    small = shade(rng, shape, material)
+    img = (small[..., None] * np.float32(colour)).clip(0, 255).astype(np.uint8)
+    return cv2.resize(img, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
 def paint(img: np.ndarray, brightness: np.ndarray) -> np.ndarray:
-    """``img`` (uint8 BGR) times a brightness map."""
-    return (img * brightness[..., None]).clip(0, 255).astype(np.uint8)
+    """``img`` (uint8 BGR) times a brightness map of any size, enlarged to fit."""
+    gain = cv2.resize((brightness * 128).clip(0, 255).astype(np.uint8), (img.shape[1], img.shape[0]))
+    return cv2.multiply(img, cv2.merge([gain, gain, gain]), scale=1 / 128)
