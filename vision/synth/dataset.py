@@ -61,7 +61,7 @@ def write_images(out: Path, n: int, seed: int, variant: str | None = None, size:
     bar.close()
 
 
-def contact_sheet(seed: int, count: int = 24, columns: int = 6, tile: tuple = (400, 225)) -> np.ndarray:
+def contact_sheet(seed: int, count: int = 24, columns: int = 6, tile: tuple = (336, 189)) -> np.ndarray:
     """A grid of ``count`` varied renders of run ``seed`` (both variants), each shrunk to ``tile``."""
     tiles = []
     for i in tqdm(range(count), desc="sheet", unit="img", disable=not os.isatty(2)):

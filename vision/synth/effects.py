@@ -36,7 +36,7 @@ def noise_tile() -> np.ndarray:
 def background(rng: np.random.Generator, size: tuple) -> np.ndarray:
     """What lies beyond the table: a dim blurred room."""
     w, h = size
-    base = np.array(rng.integers(20, 140, 3), np.float32)
+    base = rng.uniform(25, 130) * (1 + rng.normal(0, 0.12, 3)).astype(np.float32)  # greys, slightly tinted
     small = smooth_noise(rng, (18, 32), 6)[..., None] * 0.8 + 0.4
     return cv2.resize((small * base).clip(0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
 

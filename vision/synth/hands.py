@@ -23,6 +23,7 @@ from vision.synth.shading import ShadowLayer
 from vision.synth.styles import rgb
 
 SKINS = ["#f1c27d", "#e0ac69", "#c68642", "#8d5524", "#ffdbac", "#d1a38a", "#5c3a21", "#eac0a2"]
+SLEEVES = ["#1c1c1e", "#f2f2f0", "#2b3a55", "#6b6f74", "#7a1f2b", "#3d5a40", "#c9b79c", "#4a6fa5", "#a0522d"]
 
 
 def capsule(a, b, radius: float, n: int = 8) -> np.ndarray:
@@ -95,7 +96,7 @@ def sample_hand(rng: np.random.Generator, geo: Geometry, side: str, grip: float 
     angle = (-90.0 if side == "light" else 90.0) + rng.normal(0, 25)
     return Hand(x=rng.uniform(x0, x1), y=rng.uniform(y0, y1), angle=angle, height=D * rng.uniform(0.6, 3.0),
                 skin=rgb(SKINS[rng.integers(len(SKINS))]),
-                sleeve=tuple(int(v) for v in rng.integers(20, 230, 3)),
+                sleeve=rgb(SLEEVES[rng.integers(len(SLEEVES))]),
                 grip=grip, mirror=bool(rng.random() < 0.3), scale=rng.uniform(0.9, 1.15))
 
 
@@ -119,7 +120,8 @@ def draw(plane: np.ndarray, hand: Hand, cam: Camera) -> list[np.ndarray]:
     mask = (labels > 0).astype(np.uint8)
     # Rounded flesh: brighter along the middle of each limb, darker towards its outline.
     depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    shade = 0.62 + 0.45 * np.sqrt(np.clip(depth / (0.3 * D * hand.scale), 0, 1))
+    reach = np.where(labels == 2, 0.9, 0.3).astype(np.float32) * D * hand.scale  # sleeves are wider
+    shade = 0.6 + 0.45 * np.sqrt(np.clip(depth / reach, 0, 1))
     colour = np.where((labels == 2)[..., None], np.float32(hand.sleeve), np.float32(hand.skin))
     alpha = cv2.GaussianBlur(mask.astype(np.float32), (3, 3), 0.8)[..., None]
     roi = plane[y0:y1, x0:x1]

@@ -164,7 +164,7 @@ def shade(rng: np.random.Generator, shape: tuple, material: str) -> np.ndarray:
         warp = smooth_noise(rng, (sh, sw), 4) * rng.uniform(0.5, 2.0)
         rings = np.sin((y * rng.uniform(25, 70) + warp * 6) * np.pi) * 0.5 + 0.5
         fibres = rng.random((sh, 1), dtype=np.float32) * 0.5 + smooth_noise(rng, (sh, sw), 40) * 0.5
-        small = 0.80 + 0.16 * rings ** 3 + 0.08 * fibres
+        small = 0.82 + 0.11 * rings ** 3 + 0.08 * fibres
         if rng.random() < 0.5:  # planks run either way
             small = cv2.resize(np.ascontiguousarray(small.T), (sw, sh))
     elif material == "felt":

@@ -26,7 +26,7 @@ from tqdm import tqdm
 from vision.layout import COLOURS, Physical, other, point_slot, start_board
 from vision.synth.dice import die, place_cube, throw
 from vision.synth.geometry import D, Checker
-from vision.synth.hands import SKINS, Hand
+from vision.synth.hands import SKINS, SLEEVES, Hand
 from vision.synth.render import Stage
 from vision.synth.scene import Content, opponent_point
 from vision.synth.styles import rgb
@@ -108,7 +108,7 @@ class Animator:
         self.content: Content | None = None
         self.frame = 0
         skins = {c: rgb(SKINS[rng.integers(len(SKINS))]) for c in COLOURS}
-        sleeves = {c: tuple(int(v) for v in rng.integers(20, 230, 3)) for c in COLOURS}
+        sleeves = {c: rgb(SLEEVES[rng.integers(len(SLEEVES))]) for c in COLOURS}
         self.hand_look = {c: (skins[c], sleeves[c]) for c in COLOURS}
 
     # -- frames ---------------------------------------------------------------------------
