@@ -46,6 +46,10 @@ def test_video_from_transcript(tmp_path):
     frames = [json.loads(line) for line in (tmp_path / "v" / "frames.jsonl").read_text().splitlines()]
     cap = cv2.VideoCapture(str(tmp_path / "v" / "game.mp4"))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == len(frames) > 10
+    rolling = [f for f in frames if f["event"] == "throw_rolling"]
+    assert rolling and all(f["recognized"]["dice"] == [] for f in rolling)
+    assert {tuple(sorted(f["recognized"]["dice"])) for f in frames if f["event"] == "throw_at_rest"} == \
+        {(1, 5), (1, 2), (2, 2), (2, 6), (1, 3)}
     # Light (player 1, the left column) doubled, dark took: dark owns the cube at 2.
     assert frames[-1]["recognized"]["cube"] == {"value": 2, "location": "dark"}
     # Dark's 25/22 has no checker on the bar to move: the board stays legal, the frame says why.

@@ -31,6 +31,7 @@ class Content:
     mover: str  # the colour of the side to move ("player" in Board JSON)
     dice: list[Solid] = field(default_factory=list)
     invalid: str | None = None  # why the throw does not count (RULES 2.3), None if it counts
+    rolling: bool = False  # dice still tumbling: no throw to report yet
     cube: Solid | None = None
     cube_value: int = 1
     cube_owner: str | None = None  # None: in the middle

@@ -70,14 +70,15 @@ class TruthBuilder:
         cube = None
         if content.cube is not None:
             cube = {"value": content.cube_value, "location": content.cube_owner or "middle"}
-        dice = [int(d.value) for d in content.dice]
+        dice = [] if content.rolling else [int(d.value) for d in content.dice]
         return {
             "board": content.phys.to_board(content.mover),
             "mover": content.mover,
             "recognized": recognizer_form(content.phys, dice, bool(dice) and content.invalid is None, cube),
             "held": [c.colour for c, _ in content.held],
             "throw": {"dice": dice, "valid": bool(dice) and content.invalid is None, "invalid": content.invalid,
-                      "halves": [self.half(d) for d in content.dice], "flat": [d.flat for d in content.dice]},
+                      "halves": [self.half(d) for d in content.dice] if dice else [],
+                      "flat": [d.flat for d in content.dice] if dice else [], "rolling": content.rolling},
             "cube": None if cube is None else {**cube, "spot": content.cube_spot},
             "corners": self.plane_to_image(outline["corners"]),
             "field": self.plane_to_image(outline["field"]),

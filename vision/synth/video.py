@@ -173,7 +173,7 @@ class Animator:
         checkers = self.geo.checkers(c.phys)
         rest = throw(self.rng, self.geo, checkers, event.colour, event.values, event.invalid)
         seat = self.seat(event.colour, float(np.mean([d.box.centre[0] for d in rest])))
-        c.invalid = event.invalid
+        c.invalid, c.rolling = event.invalid, True
         n = max(2, int(0.8 * self.fps))
         for i in range(n):
             t = 1 - (1 - i / (n - 1)) ** 2  # the dice slow down as they roll out
@@ -184,7 +184,7 @@ class Animator:
                 tumbling.append(die(self.rng, value, xy, d.box.half[0] * 2))
             c.dice = tumbling
             yield self.shot("throw_rolling")
-        c.dice = rest
+        c.dice, c.rolling = rest, False
         yield from self.hold(0.6, "throw_at_rest")
 
     def top_of(self, colour: str, point: int) -> np.ndarray:
