@@ -15,6 +15,7 @@ import sys
 # One entry per sub-command module, in the order ``gammoncam --help`` lists them.
 COMMAND_MODULES = (
     "gammoncam.commands.engine_cmds",
+    "gammoncam.commands.synth_cmds",
     "gammoncam.commands.device_cmds",
 )
 
