@@ -74,7 +74,7 @@ MODE_TARGET = 2  # find the best way to reach one given result
 
 # --- workspace tuple ---------------------------------------------------------------------
 W_RES, W_RES_HASH, W_RES_STEPS, W_RES_N, W_RES_SLOT, W_TABLE = 0, 1, 2, 3, 4, 5
-W_STACK, W_HASHES, W_INTS, W_PATH, W_FRAMES, W_OUT, W_SURPLUS = 6, 7, 8, 9, 10, 11, 12
+W_STACK, W_HASHES, W_INTS, W_PATH, W_FRAMES, W_OUT, W_SURPLUS, W_FIRST_OK = 6, 7, 8, 9, 10, 11, 12, 13
 # columns of W_INTS, one row per depth
 I_HEAD, I_PIPS, I_OUTSIDE, I_NEXT = 0, 1, 2, 3
 # entries of W_OUT
@@ -102,6 +102,7 @@ class Workspace:
             np.zeros((2, BOARD_SIZE), np.int8),  # W_FRAMES: before and after of a check
             np.zeros(8, np.int64),  # W_OUT
             np.zeros((5, 25), np.int64),  # W_SURPLUS: checkers at or above a point, less the target's
+            np.zeros(25, np.int8),  # W_FIRST_OK: sources the first die can leave at the root
         )
 
 
@@ -250,6 +251,7 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
     path = ws[W_PATH]
     out = ws[W_OUT]
     surplus = ws[W_SURPLUS]
+    first_ok = ws[W_FIRST_OK]
 
     double = d1 == d2
     ndice = 4 if double else 2
@@ -290,6 +292,16 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
         second = d2 if order == 0 else d1
         for i in range(BOARD_SIZE):
             stack[0, i] = root[i]
+        if order == 0 and not double:
+            # Which checkers d1 can move at the root: in the second order (d2 first), two
+            # steps of different checkers whose d1 step was already open at the root give
+            # a result the first order reached (moving another checker cannot close a
+            # point, and only a step from above can open a bear-off or the bar).
+            for src in range(25):
+                first_ok[src] = 0
+                if root[src] > 0 and step_destination(stack, 0, src, d1, block_min, relax,
+                                                      root_outside) != NO_STEP:
+                    first_ok[src] = 1
         hashes[0] = root_hash
         ints[0, I_HEAD] = 0
         ints[0, I_PIPS] = 0
@@ -305,6 +317,8 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
                 if src == 23 and ints[d, I_HEAD] >= head_limit:
                     continue
                 die = first if (d == 0 or double) else second
+                if order == 1 and d == 1 and first_ok[src] == 1 and path[0, 1] != src + 1:
+                    continue  # the first order made this result (see first_ok)
                 if mode == MODE_TARGET:
                     low = max(src - die + 1, 0)
                     if surplus[d, src] < 1 or surplus[d, low] < 1:
