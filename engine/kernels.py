@@ -101,7 +101,7 @@ class Workspace:
             np.zeros((4, 3), np.int8),  # W_PATH
             np.zeros((2, BOARD_SIZE), np.int8),  # W_FRAMES: before and after of a check
             np.zeros(8, np.int64),  # W_OUT
-            np.zeros((5, 25), np.int64),  # W_SURPLUS: checkers at or above a point, less the target's
+            np.zeros((5, 25), np.int8),  # W_SURPLUS: checkers at or above a point, less the target's
             np.zeros(25, np.int8),  # W_FIRST_OK: sources the first die can leave at the root
         )
 
@@ -292,8 +292,8 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
         second = d2 if order == 0 else d1
         for i in range(BOARD_SIZE):
             stack[0, i] = root[i]
-        if order == 0 and not double:
-            # Which checkers d1 can move at the root: in the second order (d2 first), two
+        if order == 1:
+            # Which checkers d1 can move at the root: in this second order (d2 first), two
             # steps of different checkers whose d1 step was already open at the root give
             # a result the first order reached (moving another checker cannot close a
             # point, and only a step from above can open a bear-off or the bar).
@@ -320,6 +320,11 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
                 if order == 1 and d == 1 and first_ok[src] == 1 and path[0, 1] != src + 1:
                     continue  # the first order made this result (see first_ok)
                 if mode == MODE_TARGET:
+                    # Only a point holding more checkers than the target leaves: a checker
+                    # passing through a point is the one that arrived there (the steps, in
+                    # that order, are no less legal), so this reaches every result.
+                    if stack[d, src] <= target[src]:
+                        continue
                     low = max(src - die + 1, 0)
                     if surplus[d, src] < 1 or surplus[d, low] < 1:
                         continue  # cannot reach the target through this step
@@ -359,7 +364,9 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
                     if stack[e, OPP_BAR] > target[OPP_BAR] or (hit == 1 and target[OPP + dest] > 0):
                         continue
                     for i in range(25):
-                        surplus[d + 1, i] = surplus[d, i] - (1 if max(dest, -1) < i <= src else 0)
+                        surplus[e, i] = surplus[d, i]
+                    for i in range(max(dest, -1) + 1, src + 1):
+                        surplus[e, i] -= 1
                 hashes[d + 1] = h
                 ints[d + 1, I_HEAD] = ints[d, I_HEAD] + (1 if src == 23 else 0)
                 ints[d + 1, I_PIPS] = ints[d, I_PIPS] + die
