@@ -15,6 +15,7 @@ import sys
 # One entry per sub-command module, in the order ``gammoncam --help`` lists them.
 COMMAND_MODULES = (
     "gammoncam.commands.engine_cmds",
+    "gammoncam.commands.replay_cmds",
 )
 
 
@@ -49,4 +50,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as ``python -m gammoncam.cli``: use the imported module, whose UsageError the
+    # commands raise, not this __main__ copy of it.
+    from gammoncam.cli import main as _main
+
+    sys.exit(_main())

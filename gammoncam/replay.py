@@ -15,7 +15,7 @@ a warning, not a further call.
 >>> r = Replay("match10013413.txt")
 >>> r.run(t)
 >>> r.summary["calls"], r.summary["games"]
-(0, 11)
+(0, 5)
 """
 
 from __future__ import annotations
