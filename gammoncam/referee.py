@@ -84,12 +84,13 @@ class Referee:
         rows = db.execute("SELECT seq, event FROM events ORDER BY seq").fetchall()
         for expected, (seq, text) in enumerate(rows, 1):
             if seq != expected:
+                db.close()
                 raise LogError(f"{path}: event {expected} is missing from the log")
             try:
-                event = event_from_json(json.loads(text))
+                referee._act(event_from_json(json.loads(text)))
             except (ValueError, TypeError) as exc:  # EngineError is a ValueError
+                db.close()
                 raise LogError(f"{path}: event {seq} cannot be read ({exc})") from None
-            referee._act(event)
         referee._db = db
         referee.listeners = list(listeners)
         return referee
@@ -187,18 +188,22 @@ def _check_log(path: str) -> Profile:
                 raise LogError(f"{path}: referee log version {version}; this gammoncam reads {LOG_VERSION}")
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
-                raise LogError(f"{path}: the referee log is damaged ({check})")
+                raise LogError(f"{path}: the referee log is damaged ({_one_line(check)})")
             row = db.execute("SELECT value FROM meta WHERE key='profile'").fetchone()
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:
-        raise LogError(f"{path}: the referee log is damaged ({exc})") from None
+        raise LogError(f"{path}: the referee log is damaged ({_one_line(str(exc))})") from None
     if row is None:
         raise LogError(f"{path}: the referee log has no profile")
     try:
         return Profile.from_json(json.loads(row[0]))
     except (ValueError, TypeError) as exc:
         raise LogError(f"{path}: the referee log's profile cannot be read ({exc})") from None
+
+
+def _one_line(text: str) -> str:
+    return "; ".join(part.strip() for part in text.splitlines() if part.strip())
 
 
 def _differences(a: Profile, b: Profile) -> str:
