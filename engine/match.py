@@ -414,8 +414,9 @@ class MatchState:
         if self.variant.name == "long":
             # RULES 2.2: the winner then throws both dice for its first move
             return self._with(on_roll=first, phase="turn"), Ruling()
-        # RULES 2.1: the higher die moves first, playing both numbers
-        return self._with(on_roll=first, phase="moving", dice=(d1, d2), throws=1), Ruling()
+        # RULES 2.1: the higher die moves first, playing both numbers (its own die first)
+        return self._with(on_roll=first, phase="moving", dice=(max(d1, d2), min(d1, d2)),
+                          throws=1), Ruling()
 
     # --- turns ------------------------------------------------------------------------
     def _end_turn(self) -> tuple["MatchState", Ruling | None]:
