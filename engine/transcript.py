@@ -295,3 +295,81 @@ def write_transcript(transcript: Transcript, width: int = 33) -> str:
             out.append(line.rstrip())
     return "\n".join(out) + "\n"
 
+
+
+# --- a session as a transcript ------------------------------------------------------------
+def _written_play(before, after) -> str:
+    """Notation for a play the engine called illegal (it has no legal play to name): each
+    checker that left a point paired with a point that gained one, highest first."""
+    sources, targets = [], []
+    b, a = list(before.mover) + [before.mover_bar], list(after.mover) + [after.mover_bar]
+    for point in range(25, 0, -1):
+        change = a[point - 1] - b[point - 1]
+        sources += [point] * max(0, -change)
+        targets += [point] * max(0, change)
+    targets += [0] * max(0, after.mover_off - before.mover_off)
+    return " ".join(f"{'bar' if s == 25 else s}/{'off' if t == 0 else t}"
+                    for s, t in zip(sources, sorted(targets, reverse=True)))
+
+
+def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=()) -> Transcript:
+    """A referee session as a transcript: the events replayed through the match state.
+
+    Called doubles (they had no effect, RULES 6.4) are left out; a play stands as made.
+    ``tags`` are extra header tags, e.g. ``(("EventDate", "2025.01.31"),)``.
+    """
+    from engine.match import (Beaver, Double, Drop, MatchState, NewGame, OpeningThrow, Played,
+                              Raccoon, Take, Throw)
+
+    state = MatchState.new(profile)
+    games: list[GameRecord] = []
+    actions: list[Action] = []
+    score = (0, 0)
+    rows = [0, False, False]  # turn number, left taken, right taken
+
+    def add(side: int, kind: str, **fields) -> None:
+        # Player 1 opens a new numbered line; Player 2 writes on the right of the current one
+        number, left, right = rows
+        if number == 0 or right or (side == 0 and left):
+            rows[:] = [number + 1, False, False]
+        rows[1 + side] = True
+        actions.append(Action(rows[0], side, kind, **fields))
+
+    def close_game() -> None:
+        if actions or games or state.game:
+            games.append(GameRecord(len(games) + 1, score, tuple(actions)))
+
+    for event in events:
+        before = state
+        state, ruling = state.apply(event)
+        if isinstance(event, NewGame) and ruling.accepted:
+            if before.game:
+                close_game()
+            actions, score, rows[:] = [], state.score, [0, False, False]
+            continue
+        if not ruling.accepted and not isinstance(event, Played):
+            continue
+        if isinstance(event, (Throw, OpeningThrow)) and state.phase == "moving":
+            add(state.on_roll, "play", dice=state.dice, play=None)
+        elif isinstance(event, Played):
+            play = ruling.play if ruling.accepted else _written_play(state.before, state.position)
+            last = next(k for k in range(len(actions) - 1, -1, -1) if actions[k].kind == "play")
+            actions[last] = Action(actions[last].number, actions[last].side, "play",
+                                   actions[last].dice, play)
+        elif isinstance(event, Double):
+            add(state.on_roll, "double", value=state.cube * 2)
+        elif isinstance(event, (Take, Drop, Beaver, Raccoon)):
+            kind = {Take: "take", Drop: "drop", Beaver: "beaver", Raccoon: "raccoon"}[type(event)]
+            value = state.cube if kind in ("beaver", "raccoon") else None
+            add(1 - before.on_roll if kind != "raccoon" else before.on_roll, kind, value=value)
+        if state.result is not None and before.result is None and state.phase in ("game_over", "match_over"):
+            result = state.result
+            add(result.winner, "wins", value=result.points, match=state.phase == "match_over")
+    close_game()
+    header = [("Site", "gammoncam"), ("Player 1", players[0]), ("Player 2", players[1]), *tags,
+              ("Variation", "LongNardy" if profile.variant is LONG_NARDY else "Backgammon"),
+              ("Unrated", "Off"), ("Jacoby", "On" if profile.jacoby else "Off"),
+              ("Beaver", "On" if profile.beaver else "Off"),
+              ("Crawford", "On" if profile.crawford and profile.is_match else "Off"),
+              ("CubeLimit", str(profile.cube_limit))]
+    return Transcript(tuple(header), profile.match_length, tuple(games), tuple(players))
