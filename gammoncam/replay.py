@@ -13,7 +13,7 @@ a warning, not a further call.
 >>> from engine.transcript import parse_transcript
 >>> t = parse_transcript(open("../shared/fixtures/matches/bglab/match10013413.txt").read())
 >>> r = Replay("match10013413.txt")
->>> r.run(t)
+>>> _ = r.run(t)
 >>> r.summary["calls"], r.summary["games"]
 (0, 5)
 """

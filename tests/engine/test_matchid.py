@@ -14,7 +14,7 @@ from gammoncam.replay import Replay
 
 gnubg = pytest.importorskip("gnubg")
 
-CORPUS = Path("/work/shared/fixtures/matches/bglab")
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "matches" / "bglab"
 MATCHES = ["match10013413.txt", "match9102134.txt",
            "Magic - Lasse 5pt Backgammon Studio 2024_04_22 19_06_30.txt"]
 

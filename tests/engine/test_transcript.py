@@ -15,7 +15,7 @@ from engine.transcript import (TranscriptError, parse_transcript, session_transc
 from gammoncam.referee import Referee
 from gammoncam.replay import Replay
 
-CORPUS = Path("/work/shared/fixtures/matches/bglab")
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "matches" / "bglab"
 FILES = sorted(CORPUS.glob("*.txt"))
 SAMPLE = ["match10013413.txt", "match9102134.txt",
           "Magic - Lasse 5pt Backgammon Studio 2024_04_22 19_06_30.txt",

@@ -21,7 +21,7 @@ from gammoncam.referee import LogError, Referee
 from gammoncam.replay import Replay, transcript_profile
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = Path("/work/shared/fixtures/matches/bglab")
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "matches" / "bglab"
 DRIVER = Path(__file__).with_name("session_driver.py")
 
 

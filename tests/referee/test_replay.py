@@ -16,8 +16,6 @@ from gammoncam.replay import Replay
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "fixtures" / "matches" / "bglab"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/fixtures/matches/bglab")
 FILES = sorted(CORPUS.glob("*.txt"))
 
 
