@@ -1,19 +1,22 @@
 """The numba kernels: move generation and the transition check, on plain integer arrays.
 
-Every kernel works on a *board*: ``int8[50]``, the position from the mover's point of view
-(RULES 1, 9):
+Every kernel takes positions as *boards*: ``int8[50]``, seen from the side to move (RULES 1, 9):
 
 * ``board[0:24]``  the mover's checkers on its points 1..24, ``board[24]`` the mover's bar;
 * ``board[25:49]`` the opponent's checkers on *its own* points 1..24, ``board[49]`` its bar.
 
-Inside a search the opponent is re-indexed into the mover's numbering (``opp_here``), so a
-step only looks at one array. How the two numberings relate, what blocks a point, whether
-blots are hit and which extra rules apply is not known here: it comes in ``rules``, an
-``int64`` array built by :class:`engine.variant.Variant` from its class attributes, so
-backgammon and long nardy share every line of this module.
+A search works on a *frame*, the same 50 counts with the opponent re-indexed into the
+mover's numbering (``frame[25 + i]`` is the opponent on the mover's point ``i + 1``), so a
+step reads one array. How the two numberings relate, what blocks a point, whether blots are
+hit and which extra rules apply is not known here: it comes in ``rules``, an ``int64`` array
+built by :class:`engine.variant.Variant` from its class attributes, so backgammon and long
+nardy share every line of this module.
 
-A *step* is one die moved by one checker. Steps are recorded as ``(from, to, hit)`` in the
-mover's numbering: from 1..25 (25 the bar), to 0..24 (0 borne off).
+A *step* is one die moved by one checker, recorded as ``(from, to, hit)`` in the mover's
+numbering: from 1..25 (25 the bar), to 0..24 (0 borne off).
+
+Buffers are never allocated per call: :class:`Workspace` holds them as a tuple of arrays
+that every kernel takes as its first argument.
 """
 
 from __future__ import annotations
@@ -21,9 +24,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# --- board layout -------------------------------------------------------------------------
-BAR = 24  # index of a side's bar in its 25 entries
-OPP = 25  # offset of the opponent's entries in a board
+# --- board and frame layout --------------------------------------------------------------
+BAR = 24  # index of the mover's bar; the bar is point 25, so entering lands on 25 - die too
+OPP = 25  # offset of the opponent's entries
+OPP_BAR = 49
 BOARD_SIZE = 50
 
 # --- rule parameters (filled by Variant.rules_array) -------------------------------------
@@ -55,7 +59,7 @@ BEAR_OFF_EARLY = 10
 BLOCKED_POINT = 11
 NO_SUCH_PLAY = 12
 
-# --- buffers -----------------------------------------------------------------------------
+# --- sizes -------------------------------------------------------------------------------
 # Distinct results of one roll: GNU Backgammon's bound. A result is fixed by the multiset of
 # source points of its steps, and 15 checkers sit on at most 15 sources: C(15+3, 4) = 3060.
 MAX_PLAYS = 3060
@@ -63,10 +67,43 @@ TABLE_SIZE = 8192  # open-addressing table of results, a power of two above 2 * 
 NO_STEP = -2
 STEP_OFF = -1
 
-# --- search modes ---------------------------------------------------------------------------
+# --- search modes ------------------------------------------------------------------------
 MODE_ENUMERATE = 0  # record every distinct result of the best plays
 MODE_BEST = 1  # only find the most steps/pips any legal play uses (RULES 3.5)
 MODE_TARGET = 2  # find the best way to reach one given result
+
+# --- workspace tuple ---------------------------------------------------------------------
+W_RES, W_RES_HASH, W_RES_STEPS, W_RES_N, W_RES_SLOT, W_TABLE = 0, 1, 2, 3, 4, 5
+W_STACK, W_HASHES, W_INTS, W_PATH, W_FRAMES, W_OUT, W_SURPLUS, W_FIRST_OK = 6, 7, 8, 9, 10, 11, 12, 13
+# columns of W_INTS, one row per depth
+I_HEAD, I_PIPS, I_OUTSIDE, I_NEXT = 0, 1, 2, 3
+# entries of W_OUT
+O_COUNT, O_BEST_N, O_BEST_PIPS, O_MATCH_N, O_MATCH_PIPS = 0, 1, 2, 3, 4
+
+# Zobrist keys: a frame's hash is the xor of ZOBRIST[i, count_i], updated per step.
+ZOBRIST = np.random.default_rng(20261130).integers(0, 2**63, size=(BOARD_SIZE, 16), dtype=np.uint64)
+
+
+class Workspace:
+    """The kernels' buffers, allocated once per thread and reused by every call."""
+
+    def __init__(self):
+        self.arrays = (
+            np.zeros((MAX_PLAYS, BOARD_SIZE), np.int8),  # W_RES: result frames
+            np.zeros(MAX_PLAYS, np.uint64),  # W_RES_HASH
+            np.zeros((MAX_PLAYS, 4, 3), np.int8),  # W_RES_STEPS
+            np.zeros(MAX_PLAYS, np.int64),  # W_RES_N
+            np.zeros(MAX_PLAYS, np.int64),  # W_RES_SLOT
+            np.full(TABLE_SIZE, -1, np.int64),  # W_TABLE
+            np.zeros((5, BOARD_SIZE), np.int8),  # W_STACK: the frame at each depth
+            np.zeros(5, np.uint64),  # W_HASHES
+            np.zeros((5, 4), np.int64),  # W_INTS
+            np.zeros((4, 3), np.int8),  # W_PATH
+            np.zeros((2, BOARD_SIZE), np.int8),  # W_FRAMES: before and after of a check
+            np.zeros(8, np.int64),  # W_OUT
+            np.zeros((5, 25), np.int64),  # W_SURPLUS: checkers at or above a point, less the target's
+            np.zeros(25, np.int8),  # W_FIRST_OK: sources the first die can leave at the root
+        )
 
 
 @njit(cache=True)
@@ -78,68 +115,95 @@ def opp_index(j, mirrored):
 
 
 @njit(cache=True)
-def split_board(board, rules, mover, opp_here):
-    """Fill ``mover[25]`` and ``opp_here[24]`` from a board; return the opponent's bar."""
-    mirrored = rules[R_MIRRORED]
+def to_frame(board, mirrored, frame):
     for i in range(25):
-        mover[i] = board[i]
+        frame[i] = board[i]
     for j in range(24):
-        opp_here[opp_index(j, mirrored)] = board[OPP + j]
-    return board[OPP + BAR]
+        frame[OPP + opp_index(j, mirrored)] = board[OPP + j]
+    frame[OPP_BAR] = board[OPP_BAR]
 
 
 @njit(cache=True)
-def join_board(mover, opp_here, opp_bar, rules, out):
-    mirrored = rules[R_MIRRORED]
+def from_frame(frame, mirrored, board):
     for i in range(25):
-        out[i] = mover[i]
+        board[i] = frame[i]
     for j in range(24):
-        out[OPP + j] = opp_here[opp_index(j, mirrored)]
-    out[OPP + BAR] = opp_bar
+        board[OPP + j] = frame[OPP + opp_index(j, mirrored)]
+    board[OPP_BAR] = frame[OPP_BAR]
 
 
 @njit(cache=True)
-def step_destination(mover, opp_here, src, die, rules, relax):
-    """Where one step of ``die`` from index ``src`` lands, or NO_STEP (RULES 3.1-3.6).
+def frame_hash(frame):
+    h = np.uint64(0)
+    for i in range(BOARD_SIZE):
+        h ^= ZOBRIST[i, frame[i]]
+    return h
 
-    Returns an index 0..23, STEP_OFF for bearing off, or NO_STEP. The head rule is the
-    caller's business, since it counts steps over the whole turn.
+
+@njit(cache=True, inline="always")
+def same_row(a, i, b, j):
+    """Frames ``a[i]`` and ``b[j]`` are equal (rows of 2-D buffers, so no views are made)."""
+    for k in range(BOARD_SIZE):
+        if a[i, k] != b[j, k]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def same_frame(a, i, frame):
+    for k in range(BOARD_SIZE):
+        if a[i, k] != frame[k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def outside_home(frame):
+    """The mover's checkers outside its home board, the bar included (RULES 3.6)."""
+    n = 0
+    for i in range(6, 25):
+        n += frame[i]
+    return n
+
+
+@njit(cache=True, inline="always")
+def step_destination(stack, d, src, die, block_min, relax, outside):
+    """Where one step of ``die`` from index ``src`` lands (RULES 3.1-3.6).
+
+    The frame is ``stack[d]``. Returns an index 0..23, STEP_OFF for bearing off, or NO_STEP.
+    ``outside`` is the mover's
+    count outside its home board. The head rule is the caller's, as it counts the turn.
     """
-    if mover[src] == 0:
-        return NO_STEP
-    if src != BAR and mover[BAR] > 0 and (relax & RELAX_BAR) == 0:
+    if src != BAR and stack[d, BAR] > 0 and (relax & RELAX_BAR) == 0:
         return NO_STEP  # RULES 3.4: enter every checker first
-    dest = src - die  # the bar is index 24 = point 25, so entry lands on 25 - die as well
+    dest = src - die
     if dest >= 0:
-        if opp_here[dest] >= rules[R_BLOCK_MIN] and (relax & RELAX_BLOCK) == 0:
+        if stack[d, OPP + dest] >= block_min and (relax & RELAX_BLOCK) == 0:
             return NO_STEP
         return dest
     # RULES 3.6: bearing off, tested before every step.
-    if (relax & RELAX_HOME) == 0:
-        if mover[BAR] > 0:
-            return NO_STEP
-        for i in range(6, 24):
-            if mover[i] > 0:
-                return NO_STEP
+    if outside > 0 and (relax & RELAX_HOME) == 0:
+        return NO_STEP
     if dest < -1:  # a larger die bears off only from the highest occupied point
         for i in range(src + 1, 25):
-            if mover[i] > 0:
+            if stack[d, i] > 0:
                 return NO_STEP
     return STEP_OFF
 
 
 @njit(cache=True)
-def forbidden_block(mover, opp_here, opp_bar, mirrored):
-    """True when the mover holds a six-block no opposing checker is ahead of (RULES 3.8).
+def forbidden_block(frames, d, mirrored):
+    """True when the mover in ``frames[d]`` holds a six-block no opposing checker is ahead
+    of (RULES 3.8).
 
     The block is measured along the opponent's route, its points q..q+5 for q = 1..19, so
     the scan runs over the opponent's numbering and does not wrap from its 24 to its 1.
     Of the six-blocks inside one run of points, the one starting lowest has the fewest
     opposing checkers ahead of it, so only the start of each run is tested.
     """
-    on_board = opp_bar
+    on_board = frames[d, OPP_BAR]
     for i in range(24):
-        on_board += opp_here[i]
+        on_board += frames[d, OPP + i]
     if on_board < 15:
         return False  # an opposing checker is borne off: it is ahead of every block
     ahead = 0  # opposing checkers on the opponent's points below the current one
@@ -147,7 +211,7 @@ def forbidden_block(mover, opp_here, opp_bar, mirrored):
     ahead_of_run = 0
     for q in range(24):
         here = opp_index(q, mirrored)
-        if mover[here] > 0:
+        if frames[d, here] > 0:
             if run_start < 0:
                 run_start = q
                 ahead_of_run = ahead
@@ -155,195 +219,178 @@ def forbidden_block(mover, opp_here, opp_bar, mirrored):
                 return True
         else:
             run_start = -1
-        ahead += opp_here[here]
+        ahead += frames[d, OPP + here]
     return False
 
 
 @njit(cache=True)
-def _hash(mover, opp_here, opp_bar):
-    h = np.uint64(14695981039346656037)
-    prime = np.uint64(1099511628211)
-    for i in range(25):
-        h = (h ^ np.uint64(mover[i] + 1)) * prime
-    for i in range(24):
-        h = (h ^ np.uint64(opp_here[i] + 1)) * prime
-    h = (h ^ np.uint64(opp_bar + 1)) * prime
-    return h
-
-
-@njit(cache=True)
-def _same(a_mover, a_opp, a_bar, b_mover, b_opp, b_bar):
-    if a_bar != b_bar:
-        return False
-    for i in range(25):
-        if a_mover[i] != b_mover[i]:
-            return False
-    for i in range(24):
-        if a_opp[i] != b_opp[i]:
-            return False
-    return True
-
-
-class Workspace:
-    """Buffers for the kernels, allocated once and reused across calls (plain arrays)."""
-
-    def __init__(self):
-        self.res_mover = np.zeros((MAX_PLAYS, 25), np.int8)
-        self.res_opp = np.zeros((MAX_PLAYS, 24), np.int8)
-        self.res_bar = np.zeros(MAX_PLAYS, np.int64)
-        self.res_steps = np.zeros((MAX_PLAYS, 4, 3), np.int8)
-        self.res_nsteps = np.zeros(MAX_PLAYS, np.int64)
-        self.res_slot = np.zeros(MAX_PLAYS, np.int64)
-        self.table = np.full(TABLE_SIZE, -1, np.int64)
-
-
-@njit(cache=True)
-def search(
-    mover0, opp0, oppbar0, d1, d2, rules, relax, mode,
-    t_mover, t_opp, t_bar, best_n, best_pips,
-    res_mover, res_opp, res_bar, res_steps, res_nsteps, res_slot, table, out,
-):
+def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
     """Depth-first search over every sequence of steps of one roll (RULES 3.1-3.9).
 
     A double's steps take their sources in non-increasing order, which reaches every
     multiset of steps once. Candidates are visited after their children, so a play counts
     for the maximum-use rule only if it ends legally (RULES 3.8: a play ending in a
-    forbidden block does not count). ``out`` receives ``[count, best_n, best_pips,
-    match_n, match_pips]``:
+    forbidden block does not count). Results go to ``ws[W_OUT]``:
 
-    * MODE_ENUMERATE: results of the plays using the most steps (then the most pips, so the
-      larger die when only one can be played) go to the ``res_*`` buffers;
-    * MODE_BEST: only ``best_n``/``best_pips``; stops as soon as the whole roll is used;
-    * MODE_TARGET: the best (n, pips) of a play reaching ``t_*``, pruning every branch that
-      can no longer reach it; stops at a match with ``best_n``/``best_pips``; the steps of
-      the match are left in ``res_steps[0]``.
+    * MODE_ENUMERATE: the distinct results of the plays using the most steps, then the most
+      pips (so the larger die when only one can be played), to ``ws[W_RES*]``;
+    * MODE_BEST: only the best (steps, pips); stops once the whole roll is used;
+    * MODE_TARGET: the best (steps, pips) of a play reaching ``target``, pruning branches
+      that can no longer reach it; stops at a match with ``best_n``/``best_pips``. The
+      match's steps are left in ``ws[W_RES_STEPS][0]``.
     """
+    res = ws[W_RES]
+    res_hash = ws[W_RES_HASH]
+    res_steps = ws[W_RES_STEPS]
+    res_n = ws[W_RES_N]
+    res_slot = ws[W_RES_SLOT]
+    table = ws[W_TABLE]
+    stack = ws[W_STACK]
+    hashes = ws[W_HASHES]
+    ints = ws[W_INTS]
+    path = ws[W_PATH]
+    out = ws[W_OUT]
+    surplus = ws[W_SURPLUS]
+    first_ok = ws[W_FIRST_OK]
+
     double = d1 == d2
     ndice = 4 if double else 2
     full_pips = 4 * d1 if double else d1 + d2
+    block_min = rules[R_BLOCK_MIN]
     hits = rules[R_HITS] == 1
+    mirrored = rules[R_MIRRORED]
+    six_block = rules[R_SIX_BLOCK] == 1
     head_limit = 99
     if rules[R_HEAD_RULE] == 1 and (relax & RELAX_HEAD) == 0:
         head_limit = 1
         # RULES 3.7: the first turn (all 15 on the head) with 6-6, 4-4 or 3-3 takes two.
-        if mover0[23] == 15 and double and (d1 == 6 or d1 == 4 or d1 == 3):
+        if root[23] == 15 and double and (d1 == 6 or d1 == 4 or d1 == 3):
             head_limit = 2
-    six_block = rules[R_SIX_BLOCK] == 1
 
-    st_mover = np.empty((5, 25), np.int8)
-    st_opp = np.empty((5, 24), np.int8)
-    st_bar = np.zeros(5, np.int64)
-    st_head = np.zeros(5, np.int64)
-    st_pips = np.zeros(5, np.int64)
-    next_src = np.zeros(5, np.int64)
-    path = np.zeros((4, 3), np.int8)
-    dice = np.empty(4, np.int64)
-
-    # target-mode pruning: checkers only move down, so the count at or above each point
-    # can only fall, and an opposing checker once hit stays off its point.
-    t_above = np.zeros(25, np.int64)
+    t_hash = np.uint64(0)
     if mode == MODE_TARGET:
+        # Checkers only move down, so the mover's count at or above a point can only fall:
+        # a step from src to dest needs a surplus over the target on every point it leaves.
+        t_hash = frame_hash(target)
         acc = 0
         for i in range(24, -1, -1):
-            acc += t_mover[i]
-            t_above[i] = acc
+            acc += root[i] - target[i]
+            surplus[0, i] = acc
 
+    root_hash = frame_hash(root)
+    root_outside = outside_home(root)
     count = 0
     cur_n = best_n
     cur_pips = best_pips
     match_n = -1
     match_pips = -1
     done = False
-    orders = 1 if double else 2
-    for order in range(orders):
+    for order in range(1 if double else 2):
         if done:
             break
-        for k in range(4):
-            dice[k] = d1
-        if not double:
-            dice[0] = d1 if order == 0 else d2
-            dice[1] = d2 if order == 0 else d1
-        for i in range(25):
-            st_mover[0, i] = mover0[i]
-        for i in range(24):
-            st_opp[0, i] = opp0[i]
-        st_bar[0] = oppbar0
-        st_head[0] = 0
-        st_pips[0] = 0
-        next_src[0] = BAR
+        first = d1 if order == 0 else d2
+        second = d2 if order == 0 else d1
+        for i in range(BOARD_SIZE):
+            stack[0, i] = root[i]
+        if order == 0 and not double:
+            # Which checkers d1 can move at the root: in the second order (d2 first), two
+            # steps of different checkers whose d1 step was already open at the root give
+            # a result the first order reached (moving another checker cannot close a
+            # point, and only a step from above can open a bear-off or the bar).
+            for src in range(25):
+                first_ok[src] = 0
+                if root[src] > 0 and step_destination(stack, 0, src, d1, block_min, relax,
+                                                      root_outside) != NO_STEP:
+                    first_ok[src] = 1
+        hashes[0] = root_hash
+        ints[0, I_HEAD] = 0
+        ints[0, I_PIPS] = 0
+        ints[0, I_OUTSIDE] = root_outside
+        ints[0, I_NEXT] = BAR
         d = 0
         while d >= 0:
-            if d < ndice and next_src[d] >= 0:
-                src = next_src[d]
-                next_src[d] -= 1
-                die = dice[d]
-                if src == 23 and st_head[d] >= head_limit:
+            if d < ndice and ints[d, I_NEXT] >= 0:
+                src = ints[d, I_NEXT]
+                ints[d, I_NEXT] = src - 1
+                if stack[d, src] == 0:
                     continue
-                dest = step_destination(st_mover[d], st_opp[d], src, die, rules, relax)
+                if src == 23 and ints[d, I_HEAD] >= head_limit:
+                    continue
+                die = first if (d == 0 or double) else second
+                if order == 1 and d == 1 and first_ok[src] == 1 and path[0, 1] != src + 1:
+                    continue  # the first order made this result (see first_ok)
+                if mode == MODE_TARGET:
+                    low = max(src - die + 1, 0)
+                    if surplus[d, src] < 1 or surplus[d, low] < 1:
+                        continue  # cannot reach the target through this step
+                    blocked = False
+                    for i in range(low + 1, src):
+                        if surplus[d, i] < 1:
+                            blocked = True
+                            break
+                    if blocked:
+                        continue
+                dest = step_destination(stack, d, src, die, block_min, relax, ints[d, I_OUTSIDE])
                 if dest == NO_STEP:
                     continue
-                # apply the step at depth d + 1
-                for i in range(25):
-                    st_mover[d + 1, i] = st_mover[d, i]
-                for i in range(24):
-                    st_opp[d + 1, i] = st_opp[d, i]
-                st_bar[d + 1] = st_bar[d]
-                st_head[d + 1] = st_head[d] + (1 if src == 23 else 0)
-                st_pips[d + 1] = st_pips[d] + die
-                st_mover[d + 1, src] -= 1
+                e = d + 1
+                for i in range(BOARD_SIZE):
+                    stack[e, i] = stack[d, i]
+                h = hashes[d]
+                c = stack[e, src]
+                h ^= ZOBRIST[src, c] ^ ZOBRIST[src, c - 1]
+                stack[e, src] = c - 1
+                outside = ints[d, I_OUTSIDE] - (1 if src >= 6 else 0)
                 hit = 0
                 if dest >= 0:
-                    st_mover[d + 1, dest] += 1
-                    if hits and st_opp[d + 1, dest] == 1:
-                        st_opp[d + 1, dest] = 0
-                        st_bar[d + 1] += 1
+                    c = stack[e, dest]
+                    h ^= ZOBRIST[dest, c] ^ ZOBRIST[dest, c + 1]
+                    stack[e, dest] = c + 1
+                    if dest >= 6:
+                        outside += 1
+                    if hits and stack[e, OPP + dest] == 1:
+                        h ^= ZOBRIST[OPP + dest, 1] ^ ZOBRIST[OPP + dest, 0]
+                        stack[e, OPP + dest] = 0
+                        c = stack[e, OPP_BAR]
+                        h ^= ZOBRIST[OPP_BAR, c] ^ ZOBRIST[OPP_BAR, c + 1]
+                        stack[e, OPP_BAR] = c + 1
                         hit = 1
                 if mode == MODE_TARGET:
-                    ok = st_bar[d + 1] <= t_bar
-                    if ok and hit == 1 and t_opp[dest] > 0:
-                        ok = False
-                    if ok:
-                        above = 0
-                        lowest = dest if dest >= 0 else 0
-                        for i in range(24, lowest - 1, -1):
-                            above += st_mover[d + 1, i]
-                            if i <= src and above < t_above[i]:
-                                ok = False
-                                break
-                    if not ok:
+                    if stack[e, OPP_BAR] > target[OPP_BAR] or (hit == 1 and target[OPP + dest] > 0):
                         continue
+                    for i in range(25):
+                        surplus[d + 1, i] = surplus[d, i] - (1 if max(dest, -1) < i <= src else 0)
+                hashes[d + 1] = h
+                ints[d + 1, I_HEAD] = ints[d, I_HEAD] + (1 if src == 23 else 0)
+                ints[d + 1, I_PIPS] = ints[d, I_PIPS] + die
+                ints[d + 1, I_OUTSIDE] = outside
+                ints[d + 1, I_NEXT] = src if double else BAR
                 path[d, 0] = src + 1
                 path[d, 1] = dest + 1 if dest >= 0 else 0
                 path[d, 2] = hit
-                next_src[d + 1] = src if double else BAR
                 d += 1
                 continue
 
             # post-order visit: the play of the first d steps, as a candidate
             n = d
-            pips = st_pips[d]
-            if n > cur_n or (n == cur_n and pips >= cur_pips) or mode == MODE_TARGET:
-                legal_end = True
-                if six_block and n > 0:
-                    legal_end = not forbidden_block(st_mover[d], st_opp[d], st_bar[d], rules[R_MIRRORED])
-                if legal_end:
+            pips = ints[d, I_PIPS]
+            if mode == MODE_TARGET or n > cur_n or (n == cur_n and pips >= cur_pips):
+                if not (six_block and n > 0 and forbidden_block(stack, d, mirrored)):
+                    h = hashes[d]
                     if mode == MODE_TARGET:
-                        if _same(st_mover[d], st_opp[d], st_bar[d], t_mover, t_opp, t_bar):
-                            if n > match_n or (n == match_n and pips > match_pips):
-                                match_n = n
-                                match_pips = pips
-                                for k in range(4):
-                                    for c in range(3):
-                                        res_steps[0, k, c] = path[k, c] if k < n else 0
-                                res_nsteps[0] = n
-                                if n == best_n and pips == best_pips:
-                                    done = True
+                        if h == t_hash and same_frame(stack, d, target) and (
+                                n > match_n or (n == match_n and pips > match_pips)):
+                            match_n = n
+                            match_pips = pips
+                            for k in range(4):
+                                for col in range(3):
+                                    res_steps[0, k, col] = path[k, col] if k < n else 0
+                            res_n[0] = n
+                            done = n == best_n and pips == best_pips
                     elif mode == MODE_BEST:
-                        if n > cur_n or pips > cur_pips:
-                            cur_n = n
-                            cur_pips = pips
-                        if n == ndice and pips == full_pips:
-                            done = True
+                        cur_n = n
+                        cur_pips = pips
+                        done = n == ndice and pips == full_pips
                     else:
                         if n > cur_n or pips > cur_pips:
                             # a better play exists: forget the results recorded so far
@@ -352,181 +399,171 @@ def search(
                             count = 0
                             cur_n = n
                             cur_pips = pips
-                        h = _hash(st_mover[d], st_opp[d], st_bar[d])
                         slot = np.int64(h & np.uint64(TABLE_SIZE - 1))
                         found = False
                         while table[slot] >= 0:
                             r = table[slot]
-                            if _same(st_mover[d], st_opp[d], st_bar[d], res_mover[r], res_opp[r], res_bar[r]):
+                            if res_hash[r] == h and same_row(stack, d, res, r):
                                 found = True
                                 break
                             slot = (slot + 1) & (TABLE_SIZE - 1)
                         if not found:
                             table[slot] = count
                             res_slot[count] = slot
-                            for i in range(25):
-                                res_mover[count, i] = st_mover[d, i]
-                            for i in range(24):
-                                res_opp[count, i] = st_opp[d, i]
-                            res_bar[count] = st_bar[d]
+                            res_hash[count] = h
+                            for i in range(BOARD_SIZE):
+                                res[count, i] = stack[d, i]
                             for k in range(4):
-                                for c in range(3):
-                                    res_steps[count, k, c] = path[k, c] if k < n else 0
-                            res_nsteps[count] = n
+                                for col in range(3):
+                                    res_steps[count, k, col] = path[k, col] if k < n else 0
+                            res_n[count] = n
                             count += 1
-            if done:
-                break
+                    if done:
+                        break
             d -= 1
     if mode == MODE_ENUMERATE:
         for r in range(count):  # leave the table empty for the next call
             table[res_slot[r]] = -1
-    out[0] = count
-    out[1] = cur_n
-    out[2] = cur_pips
-    out[3] = match_n
-    out[4] = match_pips
+    out[O_COUNT] = count
+    out[O_BEST_N] = cur_n
+    out[O_BEST_PIPS] = cur_pips
+    out[O_MATCH_N] = match_n
+    out[O_MATCH_PIPS] = match_pips
 
 
 @njit(cache=True)
-def enumerate_plays(board, d1, d2, rules, res_mover, res_opp, res_bar, res_steps,
-                    res_nsteps, res_slot, table, boards_out):
+def enumerate_plays(ws, board, d1, d2, rules, boards_out):
     """Every distinct result of the legal plays of ``d1-d2`` (RULES 3.9); returns the count.
 
-    Results go to ``boards_out[k]`` (boards as described above, same side to move) and their
-    steps to ``res_steps[k]`` / ``res_nsteps[k]``. When nothing can be played the one result
-    is the unchanged board with no steps.
+    Results go to ``boards_out[k]`` (boards, the same side to move), their steps to
+    ``ws[W_RES_STEPS][k]`` and ``ws[W_RES_N][k]``. When nothing can be played the one
+    result is the unchanged board with no steps.
     """
-    mover = np.empty(25, np.int8)
-    opp = np.empty(24, np.int8)
-    bar = split_board(board, rules, mover, opp)
-    out = np.zeros(5, np.int64)
-    search(mover, opp, bar, d1, d2, rules, 0, MODE_ENUMERATE, mover, opp, bar, 0, 0,
-           res_mover, res_opp, res_bar, res_steps, res_nsteps, res_slot, table, out)
-    count = out[0]
+    root = ws[W_FRAMES][0]
+    to_frame(board, rules[R_MIRRORED], root)
+    search(ws, root, d1, d2, rules, 0, MODE_ENUMERATE, root, 0, 0)
+    count = ws[W_OUT][O_COUNT]
+    res = ws[W_RES]
     for r in range(count):
-        join_board(res_mover[r], res_opp[r], res_bar[r], rules, boards_out[r])
+        from_frame(res[r], rules[R_MIRRORED], boards_out[r])
     return count
 
 
 @njit(cache=True)
-def enumerate_batch(boards, dice, rules, res_mover, res_opp, res_bar, res_steps, res_nsteps,
-                    res_slot, table, scratch, counts):
-    """Count the distinct results for many (board, roll) pairs; ``counts[k]`` gets each."""
+def enumerate_batch(ws, boards, dice, rules, scratch, counts):
+    """The number of distinct results for many (board, roll) pairs, into ``counts``."""
     total = 0
     for k in range(boards.shape[0]):
-        c = enumerate_plays(boards[k], dice[k, 0], dice[k, 1], rules, res_mover, res_opp,
-                            res_bar, res_steps, res_nsteps, res_slot, table, scratch)
-        counts[k] = c
-        total += c
+        counts[k] = enumerate_plays(ws, boards[k], dice[k, 0], dice[k, 1], rules, scratch)
+        total += counts[k]
     return total
 
 
 @njit(cache=True)
-def _reaches(mover, opp, bar, d1, d2, rules, relax, t_mover, t_opp, t_bar, best_n, best_pips,
-             res_mover, res_opp, res_bar, res_steps, res_nsteps, res_slot, table, out):
-    search(mover, opp, bar, d1, d2, rules, relax, MODE_TARGET, t_mover, t_opp, t_bar,
-           best_n, best_pips, res_mover, res_opp, res_bar, res_steps, res_nsteps, res_slot,
-           table, out)
-    return out[3] >= 0
+def _reaches(ws, root, d1, d2, rules, relax, target, best_n, best_pips):
+    search(ws, root, d1, d2, rules, relax, MODE_TARGET, target, best_n, best_pips)
+    return ws[W_OUT][O_MATCH_N] >= 0
 
 
 @njit(cache=True)
-def check_play(before, d1, d2, after, rules, res_mover, res_opp, res_bar, res_steps,
-               res_nsteps, res_slot, table):
+def check_play(ws, before, d1, d2, after, rules):
     """Is ``before`` -> ``after`` a legal play of ``d1-d2``? Returns a reason code.
 
-    LEGAL leaves the play's steps in ``res_steps[0]`` / ``res_nsteps[0]``. The direct faults
-    (counts, shared points, the opponent's checkers, direction, the head) are read off the
-    two boards; only then is the search run, pruned towards ``after``. The reason of a play
-    no search reaches is found by relaxing one rule at a time.
+    LEGAL leaves the play's steps in ``ws[W_RES_STEPS][0]`` / ``ws[W_RES_N][0]``. The
+    direct faults (counts, shared points, the opponent's checkers, direction, the head, the
+    six-block) are read off the two boards; only then is the search run, pruned towards
+    ``after``. The reason of a play no search reaches is found by relaxing one rule at a time.
     """
-    mover = np.empty(25, np.int8)
-    opp = np.empty(24, np.int8)
-    t_mover = np.empty(25, np.int8)
-    t_opp = np.empty(24, np.int8)
-    bar = split_board(before, rules, mover, opp)
-    t_bar = split_board(after, rules, t_mover, t_opp)
-    out = np.zeros(5, np.int64)
+    mirrored = rules[R_MIRRORED]
+    root = ws[W_FRAMES][0]
+    target = ws[W_FRAMES][1]
+    to_frame(before, mirrored, root)
+    to_frame(after, mirrored, target)
 
     mover_before = 0
     mover_after = 0
-    opp_after = t_bar
-    for i in range(25):
-        if t_mover[i] < 0:
+    opp_after = 0
+    for i in range(BOARD_SIZE):
+        if target[i] < 0 or target[i] > 15:
             return CHECKER_COUNT
-        mover_before += mover[i]
-        mover_after += t_mover[i]
-    for i in range(24):
-        if t_opp[i] < 0:
-            return CHECKER_COUNT
-        opp_after += t_opp[i]
-    if t_bar < 0 or mover_after > mover_before or opp_after > 15:
+        if i < OPP:
+            mover_before += root[i]
+            mover_after += target[i]
+        else:
+            opp_after += target[i]
+    if mover_after > mover_before or opp_after > 15:
         return CHECKER_COUNT
     for i in range(24):
-        if t_mover[i] > 0 and t_opp[i] > 0:
+        if target[i] > 0 and target[OPP + i] > 0:
             return SHARED_POINT
     # RULES 3.3: the opponent's checkers move only by being hit.
     hit = 0
     for i in range(24):
-        if t_opp[i] > opp[i]:
+        if target[OPP + i] > root[OPP + i]:
             return OPPONENT_MOVED
-        if t_opp[i] < opp[i]:
-            if rules[R_HITS] == 0 or opp[i] != 1:
+        if target[OPP + i] < root[OPP + i]:
+            if rules[R_HITS] == 0 or root[OPP + i] != 1:
                 return OPPONENT_MOVED
             hit += 1
-    if t_bar - bar != hit:
+    if target[OPP_BAR] - root[OPP_BAR] != hit:
         return OPPONENT_MOVED
     above = 0
     t_above = 0
     for i in range(24, -1, -1):
-        above += mover[i]
-        t_above += t_mover[i]
+        above += root[i]
+        t_above += target[i]
         if above < t_above:
             return MOVED_BACKWARDS
     if rules[R_HEAD_RULE] == 1:
         # RULES 3.7, read directly: more checkers off the head than the roll allows.
         limit = 1
-        if mover[23] == 15 and d1 == d2 and (d1 == 6 or d1 == 4 or d1 == 3):
+        if root[23] == 15 and d1 == d2 and (d1 == 6 or d1 == 4 or d1 == 3):
             limit = 2
-        if mover[23] - t_mover[23] > limit:
+        if root[23] - target[23] > limit:
             return HEAD_RULE
-    if rules[R_SIX_BLOCK] == 1 and forbidden_block(t_mover, t_opp, t_bar, rules[R_MIRRORED]):
+    if rules[R_SIX_BLOCK] == 1 and forbidden_block(ws[W_FRAMES], 1, mirrored):
         return SIX_BLOCK
 
-    search(mover, opp, bar, d1, d2, rules, 0, MODE_BEST, mover, opp, bar, 0, 0,
-           res_mover, res_opp, res_bar, res_steps, res_nsteps, res_slot, table, out)
-    best_n = out[1]
-    best_pips = out[2]
-    if _reaches(mover, opp, bar, d1, d2, rules, 0, t_mover, t_opp, t_bar, best_n, best_pips,
-                res_mover, res_opp, res_bar, res_steps, res_nsteps, res_slot, table, out):
-        if out[3] == best_n and out[4] == best_pips:
+    # Pips travelled: without bearing off they are an exact sum of dice, whatever rule was
+    # broken, so any other figure is no play of this roll at all.
+    moved = 0
+    for i in range(25):
+        moved += (i + 1) * (root[i] - target[i])
+    if mover_after == mover_before:
+        if d1 == d2:
+            if moved % d1 != 0 or moved > 4 * d1:
+                return NO_SUCH_PLAY
+        elif moved != 0 and moved != d1 and moved != d2 and moved != d1 + d2:
+            return NO_SUCH_PLAY
+
+    out = ws[W_OUT]
+    ndice = 4 if d1 == d2 else 2
+    full_pips = 4 * d1 if d1 == d2 else d1 + d2
+    if _reaches(ws, root, d1, d2, rules, 0, target, ndice, full_pips):
+        match_n = out[O_MATCH_N]
+        match_pips = out[O_MATCH_PIPS]
+        if match_n == ndice and match_pips == full_pips:
+            return LEGAL  # the whole roll is used: nothing can use more (RULES 3.5)
+        search(ws, root, d1, d2, rules, 0, MODE_BEST, root, 0, 0)
+        if match_n == out[O_BEST_N] and match_pips == out[O_BEST_PIPS]:
             return LEGAL
-        if out[3] < best_n:
+        if match_n < out[O_BEST_N]:
             return TOO_FEW_DICE
         return LARGER_DIE_REQUIRED
     # Not reachable under the rules: name the one rule whose relaxation reaches it.
-    if mover[BAR] > 0 and _reaches(mover, opp, bar, d1, d2, rules, RELAX_BAR, t_mover, t_opp,
-                                   t_bar, -1, -1, res_mover, res_opp, res_bar, res_steps,
-                                   res_nsteps, res_slot, table, out):
+    if root[BAR] > 0 and _reaches(ws, root, d1, d2, rules, RELAX_BAR, target, -1, -1):
         return BAR_FIRST
-    if mover_after < mover_before and _reaches(
-            mover, opp, bar, d1, d2, rules, RELAX_HOME, t_mover, t_opp, t_bar, -1, -1,
-            res_mover, res_opp, res_bar, res_steps, res_nsteps, res_slot, table, out):
+    if mover_after < mover_before and _reaches(ws, root, d1, d2, rules, RELAX_HOME, target, -1, -1):
         return BEAR_OFF_EARLY
-    if _reaches(mover, opp, bar, d1, d2, rules, RELAX_BLOCK, t_mover, t_opp, t_bar, -1, -1,
-                res_mover, res_opp, res_bar, res_steps, res_nsteps, res_slot, table, out):
+    if _reaches(ws, root, d1, d2, rules, RELAX_BLOCK, target, -1, -1):
         return BLOCKED_POINT
-    if rules[R_HEAD_RULE] == 1 and _reaches(
-            mover, opp, bar, d1, d2, rules, RELAX_HEAD, t_mover, t_opp, t_bar, -1, -1,
-            res_mover, res_opp, res_bar, res_steps, res_nsteps, res_slot, table, out):
+    if rules[R_HEAD_RULE] == 1 and _reaches(ws, root, d1, d2, rules, RELAX_HEAD, target, -1, -1):
         return HEAD_RULE
     return NO_SUCH_PLAY
 
 
 @njit(cache=True)
-def check_batch(befores, dice, afters, rules, res_mover, res_opp, res_bar, res_steps,
-                res_nsteps, res_slot, table, codes):
-    """Reason codes for many (before, roll, after) triples into ``codes``."""
+def check_batch(ws, befores, dice, afters, rules, codes):
+    """Reason codes for many (before, roll, after) triples, into ``codes``."""
     for k in range(befores.shape[0]):
-        codes[k] = check_play(befores[k], dice[k, 0], dice[k, 1], afters[k], rules, res_mover,
-                              res_opp, res_bar, res_steps, res_nsteps, res_slot, table)
+        codes[k] = check_play(ws, befores[k], dice[k, 0], dice[k, 1], afters[k], rules)

@@ -30,11 +30,11 @@ from engine.variant import BACKGAMMON, VARIANTS, Variant
 _workspaces = threading.local()
 
 
-def workspace() -> kernels.Workspace:
+def workspace() -> tuple:
     """This thread's kernel buffers (the kernels write into them)."""
     ws = getattr(_workspaces, "ws", None)
     if ws is None:
-        ws = _workspaces.ws = kernels.Workspace()
+        ws = _workspaces.ws = kernels.Workspace().arrays
     return ws
 
 
@@ -267,11 +267,10 @@ class Position:
         self.validate()
         ws = workspace()
         boards = np.empty((kernels.MAX_PLAYS, kernels.BOARD_SIZE), np.int8)
-        count = kernels.enumerate_plays(self._board, d1, d2, self.variant.rules_array,
-                                        ws.res_mover, ws.res_opp, ws.res_bar, ws.res_steps,
-                                        ws.res_nsteps, ws.res_slot, ws.table, boards)
-        return [Play(_steps(ws.res_steps[k], ws.res_nsteps[k]),
-                     Position.from_board(boards[k], self.variant)) for k in range(count)]
+        count = kernels.enumerate_plays(ws, self._board, d1, d2, self.variant.rules_array, boards)
+        steps, nsteps = ws[kernels.W_RES_STEPS], ws[kernels.W_RES_N]
+        return [Play(_steps(steps[k], nsteps[k]), Position.from_board(boards[k], self.variant))
+                for k in range(count)]
 
     def check(self, d1: int, d2: int, after: "Position") -> Verdict:
         """Is ``self`` -> ``after`` a legal play of ``d1-d2`` (RULES 3.9)?
@@ -285,11 +284,10 @@ class Position:
         if after.variant is not self.variant:
             raise InvalidPositionError(f"the position after is {after.variant.name}, not {self.variant.name}")
         ws = workspace()
-        code = kernels.check_play(self._board, d1, d2, after._board, self.variant.rules_array,
-                                  ws.res_mover, ws.res_opp, ws.res_bar, ws.res_steps,
-                                  ws.res_nsteps, ws.res_slot, ws.table)
+        code = kernels.check_play(ws, self._board, d1, d2, after._board, self.variant.rules_array)
         if code == kernels.LEGAL:
-            return Verdict(True, play=format_play(_steps(ws.res_steps[0], ws.res_nsteps[0])))
+            steps = _steps(ws[kernels.W_RES_STEPS][0], ws[kernels.W_RES_N][0])
+            return Verdict(True, play=format_play(steps))
         return Verdict(False, reason=CODE_OF[int(code)])
 
     def apply(self, play) -> "Position":
@@ -326,7 +324,7 @@ class Position:
         ``winner`` is "mover" or "opponent"; ``kind`` is "single", "gammon" or "backgammon"
         (RULES 4.2; long nardy has no backgammon, RULES 4.3).
 
-        >>> Position([0] * 24, [1] + [0] * 23).game_result()
+        >>> Position([0] * 24, [0] * 23 + [15]).game_result()
         ('mover', 'backgammon')
         """
         b = self._board

@@ -15,6 +15,8 @@ import sys
 # One entry per sub-command module, in the order ``gammoncam --help`` lists them.
 COMMAND_MODULES = (
     "gammoncam.commands.engine_cmds",
+    "gammoncam.commands.synth_cmds",
+    "gammoncam.commands.device_cmds",
     "gammoncam.commands.replay_cmds",
 )
 
@@ -23,8 +25,16 @@ class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors as one line and exit status 2, like every other bad input."""
+
+    def error(self, message):
+        print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="gammoncam",
         description="A camera referee for physical backgammon and long nardy boards.",
     )
@@ -50,8 +60,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run as ``python -m gammoncam.cli``: use the imported module, whose UsageError the
-    # commands raise, not this __main__ copy of it.
-    from gammoncam.cli import main as _main
-
-    sys.exit(_main())
+    sys.exit(main())

@@ -179,7 +179,7 @@ def test_injected_redouble_by_the_side_without_the_cube_is_called():
 
 def gammoncam(*args, cwd=ROOT):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "gammoncam.cli", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "gammoncam", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120)
 
 

@@ -1,0 +1,67 @@
+"""gammoncam synth images|video|sheet: files written, bad input refused with exit status 2."""
+
+import json
+from pathlib import Path
+
+import cv2
+
+from gammoncam.cli import main
+from vision.synth.video import Turn, game_events, write_video
+
+TRANSCRIPT = """ Game 1
+ lasse : 0                       mglough : 0
+  1)                             51: 24/23 13/8
+  2) 21: 13/11 24/23             22: 6/4 6/4 13/11 13/11
+  3)  Doubles => 2                Takes
+  4) 62: 24/18* 13/11            31: 25/22 6/5
+"""
+
+
+def test_images(tmp_path):
+    assert main(["synth", "images", "--n", "3", "--seed", "4", "--out", str(tmp_path), "--size", "320x180",
+                 "--workers", "1"]) == 0
+    names = sorted(p.stem for p in (tmp_path / "images").iterdir())
+    assert names == ["000000", "000001", "000002"]
+    for name in names:
+        assert (tmp_path / "labels" / f"{name}.txt").read_text().startswith("0 ")  # the board first
+        truth = json.loads((tmp_path / "truth" / f"{name}.json").read_text())
+        assert {"board", "recognized", "corners", "points", "camera"} <= set(truth)
+    assert "kpt_shape: [4, 3]" in (tmp_path / "data.yaml").read_text()
+
+
+def test_bad_input(tmp_path, capsys):
+    assert main(["synth", "images", "--n", "0", "--seed", "1", "--out", str(tmp_path)]) == 2
+    assert main(["synth", "images", "--n", "2", "--seed", "1", "--out", "/proc/nowhere/x"]) == 2
+    assert main(["synth", "video", "--transcript", str(tmp_path / "missing.txt"), "--seed", "1",
+                 "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("gammoncam synth:") for line in err)
+
+
+def test_video_from_transcript(tmp_path):
+    source = tmp_path / "m.txt"
+    source.write_text(TRANSCRIPT)
+    assert main(["synth", "video", "--transcript", str(source), "--seed", "2", "--out", str(tmp_path / "v"),
+                 "--size", "320x180", "--fps", "4"]) == 0
+    frames = [json.loads(line) for line in (tmp_path / "v" / "frames.jsonl").read_text().splitlines()]
+    cap = cv2.VideoCapture(str(tmp_path / "v" / "game.mp4"))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == len(frames) > 10
+    rolling = [f for f in frames if f["event"] == "throw_rolling"]
+    assert rolling and all(f["recognized"]["dice"] == [] for f in rolling)
+    assert {tuple(sorted(f["recognized"]["dice"])) for f in frames if f["event"] == "throw_at_rest"} == \
+        {(1, 5), (1, 2), (2, 2), (2, 6), (1, 3)}
+    # Light (player 1, the left column) doubled, dark took: dark owns the cube at 2.
+    assert frames[-1]["recognized"]["cube"] == {"value": 2, "location": "dark"}
+    # Dark's 25/22 has no checker on the bar to move: the board stays legal, the frame says why.
+    assert any("no checker there" in f["event"] for f in frames)
+    assert frames[-1]["board"]["variant"] == "backgammon" and frames[-1]["recognized"]["bar"]["dark"] == 0
+    assert (tmp_path / "v" / "stage.json").exists()
+
+
+def test_video_renders_illegal_plays(tmp_path):
+    # Light moves onto dark's made 6 point (light's 19): rendered as told, a mixed stack.
+    events = game_events("backgammon", [Turn("light", (6, 5), [(24, 19)])])
+    write_video(events, Path(tmp_path), seed=1, variant="backgammon", size=(320, 180), fps=4, progress=False)
+    last = json.loads((tmp_path / "frames.jsonl").read_text().splitlines()[-1])
+    top = last["recognized"]["top"]
+    assert top[6] == ["light", 6]   # light's 19 = top slot 6, 5 dark + 1 light on top

@@ -1,0 +1,106 @@
+"""What lies on the board in one picture, and random but plausible choices of it for training.
+
+:class:`Content` is everything that changes from frame to frame: the checkers, who is to move,
+the dice as they lie, the cube, the hands. Random positions come from a random walk from the
+start (random checkers moved by random dice, blocked points respected, blots hit, bearing off
+once home), which gives the stacks, bars and trays real games have without needing the engine.
+
+>>> import numpy as np
+>>> board = random_board(np.random.default_rng(4), "backgammon")
+>>> sum(board["player"]) + board["player_bar"] <= 15
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.layout import CHECKERS, COLOURS, Physical, light_point, start_board
+from vision.synth.dice import CUBE_VALUES, INVALID_KINDS, Solid, place_cube, throw
+from vision.synth.geometry import Checker, Geometry
+from vision.synth.hands import Hand, sample_hand
+
+
+@dataclass
+class Content:
+    """The things on the board for one frame."""
+
+    phys: Physical
+    mover: str  # the colour of the side to move ("player" in Board JSON)
+    dice: list[Solid] = field(default_factory=list)
+    invalid: str | None = None  # why the throw does not count (RULES 2.3), None if it counts
+    rolling: bool = False  # dice still tumbling: no throw to report yet
+    cube: Solid | None = None
+    cube_value: int = 1
+    cube_owner: str | None = None  # None: in the middle
+    cube_spot: str = "bar_middle"
+    hands: list[Hand] = field(default_factory=list)
+    held: list[tuple[Checker, float]] = field(default_factory=list)  # checkers lifted in a hand
+
+
+def opponent_point(point: int, variant: str) -> int:
+    """The opponent's number of the mover's ``point`` (RULES 1)."""
+    return 25 - point if variant == "backgammon" else light_point("dark", point, "long")
+
+
+def random_board(rng: np.random.Generator, variant: str) -> dict:
+    """A position reached by a random walk of random length from the start, as Board JSON."""
+    start = start_board(variant)
+    points = {0: list(start["player"]), 1: list(start["opponent"])}
+    bar, off = [0, 0], [0, 0]
+    steps = 0 if rng.random() < 0.1 else int(rng.integers(1, 260))
+    for _ in range(steps):
+        side = int(rng.integers(2))
+        mine, theirs = points[side], points[1 - side]
+        die = int(rng.integers(1, 7))
+        if bar[side]:
+            src = 25
+        else:
+            occupied = [p for p in range(1, 25) if mine[p - 1]]
+            if not occupied:
+                continue
+            src = occupied[rng.integers(len(occupied))]
+        dest = src - die
+        if dest < 1:
+            if bar[side] or sum(mine[6:]) or (dest < 0 and any(mine[src:6])):
+                continue
+            mine[src - 1] -= 1
+            off[side] += 1
+            continue
+        opp = theirs[opponent_point(dest, variant) - 1]
+        if opp >= (2 if variant == "backgammon" else 1):
+            continue
+        if opp == 1:  # a blot is hit (backgammon only: in long nardy any checker blocks)
+            theirs[opponent_point(dest, variant) - 1] = 0
+            bar[1 - side] += 1
+        if src == 25:
+            bar[side] -= 1
+        else:
+            mine[src - 1] -= 1
+        mine[dest - 1] += 1
+    assert all(sum(points[s]) + bar[s] + off[s] == CHECKERS for s in (0, 1))
+    return {"variant": variant, "player": points[0], "player_bar": bar[0],
+            "opponent": points[1], "opponent_bar": bar[1]}
+
+
+def random_content(rng: np.random.Generator, geo: Geometry, variant: str) -> Content:
+    """A random position with, at random, a throw (sometimes invalid), the cube and hands."""
+    mover = COLOURS[rng.integers(2)]
+    content = Content(Physical.from_board(random_board(rng, variant), mover), mover)
+    checkers = geo.checkers(content.phys)
+    if rng.random() < 0.75:
+        values = tuple(int(v) for v in rng.integers(1, 7, 2))
+        content.invalid = INVALID_KINDS[rng.integers(3)] if rng.random() < 0.25 else None
+        content.dice = throw(rng, geo, checkers, mover, values, content.invalid)
+    if rng.random() < (0.85 if variant == "backgammon" else 0.25):
+        if rng.random() < 0.55:
+            content.cube_value = 1
+        else:
+            content.cube_value = int(rng.choice(CUBE_VALUES[1:], p=[0.4, 0.25, 0.15, 0.1, 0.06, 0.04]))
+            content.cube_owner = COLOURS[rng.integers(2)]
+        content.cube, content.cube_spot = place_cube(rng, geo, content.cube_value, content.cube_owner)
+    hands = rng.choice(3, p=[0.62, 0.32, 0.06])
+    content.hands = [sample_hand(rng, geo, mover if i == 0 else COLOURS[rng.integers(2)]) for i in range(hands)]
+    return content
