@@ -125,3 +125,34 @@ def gnubg_id(state: MatchState) -> str:
     if position is None:
         raise EngineError("no position before the first game")
     return f"{position.position_id()}:{match_id(state)}"
+
+
+def xgid(state: MatchState, bottom: int = 1):
+    """eXtreme Gammon's XGID of ``state`` (RULES 9), ``bottom`` the side XG draws at the bottom.
+
+    GNU Backgammon reads an XGID's bottom player as its player 1 (our side 1, Player 2), so
+    that is the default: then the XGID and the GNUbg ID of a state say the same. The side on
+    roll is the one the Match ID puts on roll; a double awaiting its answer is the dice mark
+    ``D``, a beaver awaiting a raccoon ``B``.
+
+    >>> from engine.profiles import profile
+    >>> from engine.match import NewGame, OpeningThrow
+    >>> s, _ = MatchState.new(profile("tournament", match_length=5)).apply(NewGame())
+    >>> str(xgid(s.apply(OpeningThrow(1, 5))[0]))
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:51:0:0:0:5:6'
+    """
+    from engine.xgid import XGID
+
+    key = match_key(state)
+    position = position_of(state)
+    if position is None or not state.variant.mirrored:
+        raise EngineError("an XGID is a backgammon position during a game")
+    dice = {"doubled": "D", "beavered": "B"}.get(state.phase, state.dice if key["die1"] else None)
+    owner = 0 if state.owner is None else (1 if state.owner == bottom else -1)
+    return XGID(position, cube_value=state.cube, cube_owner=owner,
+                turn=1 if key["move"] == bottom else -1, dice=dice,
+                score_bottom=state.score[bottom], score_top=state.score[1 - bottom],
+                crawford=state.crawford and state.profile.is_match,
+                jacoby=state.profile.jacoby and not state.profile.is_match,
+                beaver=state.profile.beaver and not state.profile.is_match,
+                match_length=state.profile.match_length, max_cube=state.profile.cube_limit)

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from engine.match import Double
-from engine.matchid import LAYOUT, decode_match_id, encode_match_id, gnubg_id, match_id, match_key
+from engine.matchid import (LAYOUT, decode_match_id, encode_match_id, gnubg_id, match_id,
+                            match_key, xgid)
+from engine.xgid import XGID
 from engine.transcript import parse_transcript
 from gammoncam.referee import Referee
 from gammoncam.replay import Replay
@@ -75,3 +77,24 @@ def test_match_id_round_trip():
     key = {name: (1 << width) - 1 for name, width in LAYOUT}
     assert {k: v for k, v in decode_match_id(encode_match_id(key)).items() if k != "dice"} == key
     assert decode_match_id("cImmAAAAAAAE")["dice"] == (5, 1)
+
+
+@pytest.mark.parametrize("name", MATCHES[:2])
+def test_xgid_read_by_gnubg_gives_our_gnubg_id(name):
+    """gnubg reads our XGID of every turn start and throw as the state our GNUbg ID names;
+    an XGID with a double offered ("D") it reads as the moment before the offer."""
+    referee = session(name)
+    replay = Referee(referee.profile)
+    checked = 0
+    for event in referee.events:
+        before = replay.state
+        replay.submit(event)
+        state = replay.state
+        if state.phase in ("turn", "moving", "doubled"):
+            text = str(xgid(state))
+            assert XGID.parse(text).position == state.position
+            gnubg.set_gnubg_id(text)
+            moment = before if state.phase == "doubled" else state
+            assert f"{gnubg.position_id()}:{gnubg.match_id()}" == gnubg_id(moment)
+            checked += 1
+    assert checked > 200
