@@ -120,6 +120,17 @@ class Position:
         return cls(b[0:24], b[25:49], mover_bar=b[24], opponent_bar=b[49], variant=variant)
 
     @classmethod
+    def _of_board(cls, board: np.ndarray, variant: Variant) -> "Position":
+        """From a kernel board this module made from a valid one: no checks (hot path)."""
+        pos = object.__new__(cls)
+        board = board.astype(np.int8)
+        board.setflags(write=False)
+        pos.variant = variant
+        pos._board = board
+        pos._key = board.tobytes()
+        return pos
+
+    @classmethod
     def from_json(cls, data) -> "Position":
         """From Board JSON (RULES 9), a dict or its text.
 
@@ -230,8 +241,7 @@ class Position:
     def swapped(self) -> "Position":
         """The same position with the other side to move."""
         b = self._board
-        return Position(b[25:49].tolist(), b[0:24].tolist(), mover_bar=int(b[49]),
-                        opponent_bar=int(b[24]), variant=self.variant)
+        return Position._of_board(np.concatenate((b[25:], b[:25])), self.variant)
 
     # --- formats -----------------------------------------------------------------------
     def position_id(self) -> str:
@@ -303,7 +313,9 @@ class Position:
             if self.variant.hits and (hit or b[there] == 1) and b[there] == 1:
                 b[there] = 0
                 b[49] += 1
-        return Position.from_board(b, self.variant)
+        # sides keep their fifteen and no count goes below zero, so the board is one a
+        # Position can hold
+        return Position._of_board(b, self.variant)
 
     # --- end of the game -----------------------------------------------------------------
     def game_result(self) -> tuple[str, str] | None:

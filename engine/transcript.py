@@ -1,0 +1,375 @@
+"""Match transcripts in the JellyFish / eXtreme Gammon text format (".mat", RULES 9).
+
+Both dialects of ``fixtures/matches/`` are read: Backgammon Galaxy (bar 25, off 0, each
+checker of a double written separately, an empty play after the dice) and Backgammon Studio
+(``bar/21*``, ``13/9(2)``, ``Cannot Move``). Each game is a list of :class:`Action`: what one
+player did in one numbered turn (Player 1 is the left column). Export writes the same layout
+with the tags XG writes; long nardy is marked ``; [Variation "LongNardy"]``.
+
+>>> text = '''; [Player 1 "ann"]
+... ; [Player 2 "bob"]
+...
+... 3 point match
+...
+...  Game 1
+...  ann : 0                         bob : 0
+...   1)                             51: 24/23 13/8
+...   2) 64: 24/18 13/9              Doubles => 2
+...   3)  Drops
+...       Wins 1 point
+... '''
+>>> t = parse_transcript(text)
+>>> t.match_length, t.players, [a.kind for a in t.games[0].actions]
+(3, ('ann', 'bob'), ['play', 'play', 'double', 'drop', 'wins'])
+>>> parse_transcript(write_transcript(t)).games == t.games
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engine.errors import EngineError
+from engine.variant import BACKGAMMON, LONG_NARDY, Variant
+
+
+class TranscriptError(EngineError):
+    """A transcript that cannot be read: names the line and what was expected there."""
+
+    def __init__(self, line: int, expected: str, text: str = ""):
+        shown = f": {text.strip()[:60]!r}" if text.strip() else ""
+        super().__init__(f"line {line}: expected {expected}{shown}")
+        self.line = line
+        self.expected = expected
+
+
+@dataclass(frozen=True)
+class Action:
+    """One player's entry in one numbered turn.
+
+    ``kind``: play, double, take, drop, beaver, raccoon, wins, losses. A play has ``dice``
+    and ``play`` (notation as written; "" when nothing could be played; None for a throw
+    written ``????`` that was never played). ``value``: the cube offered, or points won.
+    """
+
+    number: int
+    side: int
+    kind: str
+    dice: tuple[int, int] | None = None
+    play: str | None = None
+    value: int | None = None
+    match: bool = False  # "Wins N point and the match"
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    number: int
+    score: tuple[int, int]
+    actions: tuple[Action, ...]
+    line: int = field(default=0, compare=False)
+
+    @property
+    def result(self) -> Action | None:
+        """The "Wins" entry, if the game has one."""
+        return next((a for a in self.actions if a.kind == "wins"), None)
+
+
+@dataclass(frozen=True)
+class Transcript:
+    tags: tuple[tuple[str, str], ...]
+    match_length: int
+    games: tuple[GameRecord, ...]
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    #: Lines the reader passed over as known quirks: (line, what).
+    quirks: tuple[tuple[int, str], ...] = field(default=(), compare=False)
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        for key, value in self.tags:
+            if key.lower() == name.lower():
+                return value
+        return default
+
+    @property
+    def variant(self) -> Variant:
+        return LONG_NARDY if (self.tag("Variation") or "").replace(" ", "").lower() == "longnardy" \
+            else BACKGAMMON
+
+
+_TAG = re.compile(r'^;\s*\[(?P<key>[^"\]]+?)\s+"(?P<value>[^"]*)"\]\s*$')
+_MATCH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+# A name may be empty (Galaxy writes " lasse : 0     : 0" for a deleted account).
+_SCORE = re.compile(r"^\s*(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s+(?P<n2>.*?)\s*:\s*(?P<s2>\d+)\s*$")
+_NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
+_ROLL = re.compile(r"^([1-6])([1-6]):$")
+_MOVE = re.compile(r"^(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?$", re.IGNORECASE)
+_STARTS = {"Doubles", "Takes", "Drops", "Beavers", "Raccoons", "Wins", "Losses"}
+
+
+def _tokens(text: str, offset: int) -> list[tuple[int, str]]:
+    return [(m.start() + offset, m.group()) for m in re.finditer(r"\S+", text)]
+
+
+def _items(tokens: list[tuple[int, str]], lineno: int, line: str, quirks: list):
+    """Group tokens into entries, each starting with a roll or a cube/result word."""
+    items: list[tuple[int, list[str]]] = []
+    for col, tok in tokens:
+        if _ROLL.match(tok) or tok in _STARTS:
+            items.append((col, [tok]))
+        elif re.fullmatch(r"\d+\)", tok):
+            # Galaxy sometimes repeats the turn number before a result: a quirk, skipped
+            quirks.append((lineno, f"a second turn number {tok!r}"))
+        elif items:
+            items[-1][1].append(tok)
+        else:
+            raise TranscriptError(lineno, "a roll ('52:'), Doubles, Takes, Drops or Wins", line)
+    return items
+
+
+def _action(words: list[str], number: int, side: int, lineno: int, line: str) -> Action:
+    head, rest = words[0], words[1:]
+    roll = _ROLL.match(head)
+    if roll:
+        dice = (int(roll.group(1)), int(roll.group(2)))
+        if rest == ["????"]:
+            return Action(number, side, "play", dice, None, line=lineno)
+        if [w.lower() for w in rest] == ["cannot", "move"]:
+            rest = []
+        for w in rest:
+            if not _MOVE.match(w):
+                raise TranscriptError(lineno, f"a move like 13/7, bar/22* or 6/off, not {w!r}", line)
+        return Action(number, side, "play", dice, " ".join(rest), line=lineno)
+    if head in ("Doubles", "Beavers", "Raccoons"):
+        if len(rest) != 2 or rest[0] != "=>" or not rest[1].isdigit():
+            raise TranscriptError(lineno, f"'{head} => N'", line)
+        kind = {"Doubles": "double", "Beavers": "beaver", "Raccoons": "raccoon"}[head]
+        return Action(number, side, kind, value=int(rest[1]), line=lineno)
+    if head in ("Takes", "Drops"):
+        if rest:
+            raise TranscriptError(lineno, f"nothing after {head!r}", line)
+        return Action(number, side, head.lower().rstrip("s"), line=lineno)
+    # Wins / Losses N point[s] [and the match]
+    if not rest or not rest[0].isdigit() or rest[1:2] not in (["point"], ["points"]) \
+            or rest[2:] not in ([], ["and", "the", "match"]):
+        raise TranscriptError(lineno, f"'{head} N point' or '{head} N point and the match'", line)
+    return Action(number, side, head.lower(), value=int(rest[0]), match=bool(rest[2:]), line=lineno)
+
+
+def parse_transcript(text: str) -> Transcript:
+    """Read a transcript; :class:`TranscriptError` names the line and what was expected."""
+    tags: list[tuple[str, str]] = []
+    quirks: list[tuple[int, str]] = []
+    match_length: int | None = None
+    games: list[GameRecord] = []
+    players: tuple[str, str] | None = None
+    game: dict | None = None  # the game being read
+    lines = text.splitlines()
+
+    def close():
+        if game is not None:
+            if game["score"] is None:
+                raise TranscriptError(game["line"] + 1, "the score line 'name : 0   name : 0'")
+            games.append(GameRecord(game["number"], game["score"], tuple(game["actions"]), game["line"]))
+
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        if line.lstrip().startswith(";"):
+            m = _TAG.match(line.strip())
+            if m and game is None:
+                tags.append((m.group("key"), m.group("value")))
+            continue
+        m = _MATCH.match(line)
+        if m and game is None and match_length is None:
+            match_length = int(m.group(1))
+            continue
+        m = _GAME.match(line)
+        if m:
+            if match_length is None:
+                raise TranscriptError(lineno, "'N point match' before the first game", line)
+            close()
+            game = {"number": int(m.group(1)), "line": lineno, "score": None, "split": 0, "actions": []}
+            continue
+        if game is None:
+            raise TranscriptError(lineno, "header tags, 'N point match' or 'Game 1'", line)
+        if game["score"] is None:
+            m = _SCORE.match(line)
+            if not m:
+                raise TranscriptError(lineno, "the score line 'name : 0   name : 0'", line)
+            game["score"] = (int(m.group("s1")), int(m.group("s2")))
+            game["split"] = m.start("n2")
+            if players is None:
+                players = (m.group("n1") or _tag(tags, "Player 1", "Player 1"),
+                           m.group("n2") or _tag(tags, "Player 2", "Player 2"))
+            continue
+        m = _NUMBERED.match(line)
+        if m:
+            number = int(m.group(1))
+            body_at = m.start(2)
+            body = m.group(2)
+        else:
+            number = game["actions"][-1].number if game["actions"] else 0
+            body_at, body = 0, line
+        items = _items(_tokens(body, body_at), lineno, line, quirks)
+        sides = _sides(items, game["split"])
+        if len(items) > 2 and not all(w[0] in ("Wins", "Losses") for _, w in items[1:]):
+            raise TranscriptError(lineno, "at most one entry for each player", line)
+        actions = [_action(words, number, side, lineno, line) for (col, words), side in zip(items, sides)]
+        if not m and any(a.kind not in ("wins", "losses") for a in actions):
+            raise TranscriptError(lineno, "a numbered turn like ' 12) 52: 13/8 13/11'", line)
+        game["actions"].extend(actions)
+    close()
+    if match_length is None:
+        raise TranscriptError(len(lines) + 1, "'N point match'")
+    return Transcript(tuple(tags), match_length, tuple(games), players or ("Player 1", "Player 2"),
+                      tuple(quirks))
+
+
+def _tag(tags, name: str, default: str) -> str:
+    return next((value for key, value in tags if key == name and value), default)
+
+
+def _sides(items, split: int) -> list[int]:
+    """Player 1 writes in the left column, Player 2 from the score line's second name on."""
+    if len(items) == 2:
+        return [0, 1]
+    sides = [0 if col < split - 3 else 1 for col, _ in items]
+    # Galaxy can write "Losses N point" and then "Wins N point" far to the right on one
+    # line: the winner is the other side of the loser.
+    words = [w[0] for _, w in items]
+    if "Losses" in words and "Wins" in words:
+        loser = sides[words.index("Losses")]
+        sides[words.index("Wins")] = 1 - loser
+    return sides
+
+
+# --- export -------------------------------------------------------------------------------
+#: XG's header tags, in XG's order; the ones a transcript lacks are written with these values.
+XG_TAGS = ("Site", "Match ID", "Player 1", "Player 2", "Player 1 Elo", "Player 2 Elo",
+           "TimeControl", "EventDate", "EventTime", "Variation", "Unrated", "Jacoby", "Beaver",
+           "Crawford", "CubeLimit")
+
+
+def _entry(action: Action) -> str:
+    if action.kind == "play":
+        play = "????" if action.play is None else action.play
+        return f"{action.dice[0]}{action.dice[1]}: {play}".rstrip()
+    if action.kind in ("double", "beaver", "raccoon"):
+        word = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}[action.kind]
+        return f" {word} => {action.value}"
+    if action.kind in ("take", "drop"):
+        return f" {action.kind.title()}s"
+    word = "Wins" if action.kind == "wins" else "Losses"
+    return f" {word} {action.value} point" + (" and the match" if action.match else "")
+
+
+def write_transcript(transcript: Transcript, width: int = 33) -> str:
+    """The transcript as text: XG's tags, ``N point match``, then each game's turns with
+    Player 1 in the left column (``width`` characters) and Player 2 in the right."""
+    tags = dict(transcript.tags)
+    tags.setdefault("Player 1", transcript.players[0])
+    tags.setdefault("Player 2", transcript.players[1])
+    if transcript.variant is LONG_NARDY:
+        tags["Variation"] = "LongNardy"
+    out = [f'; [{key} "{tags[key]}"]' for key in XG_TAGS if key in tags]
+    out += [f'; [{key} "{value}"]' for key, value in transcript.tags if key not in XG_TAGS]
+    out += ["", f"{transcript.match_length} point match", ""]
+    for game in transcript.games:
+        out += ["", f" Game {game.number}"]
+        left = f" {transcript.players[0]} : {game.score[0]}"
+        out.append(left.ljust(width) + f"{transcript.players[1]} : {game.score[1]}")
+        rows: list[list] = []  # [number, left entry, right entry]
+        for action in game.actions:
+            if not rows or rows[-1][0] != action.number or rows[-1][1 + action.side] is not None \
+                    or (action.side == 0 and rows[-1][2] is not None):
+                rows.append([action.number, None, None])
+            rows[-1][1 + action.side] = _entry(action)
+        for number, a, b in rows:
+            prefix = f"{number:3d}) "
+            left = (a or "").ljust(width - len(prefix))
+            if b and len(left) >= width - len(prefix) and not left.endswith("  "):
+                left += "  "  # a long play pushes Player 2's entry right, still apart
+            line = prefix + left + (b or "")
+            out.append(line.rstrip())
+    return "\n".join(out) + "\n"
+
+
+
+# --- a session as a transcript ------------------------------------------------------------
+def _written_play(before, after) -> str:
+    """Notation for a play the engine called illegal (it has no legal play to name): each
+    checker that left a point paired with a point that gained one, highest first."""
+    sources, targets = [], []
+    b, a = list(before.mover) + [before.mover_bar], list(after.mover) + [after.mover_bar]
+    for point in range(25, 0, -1):
+        change = a[point - 1] - b[point - 1]
+        sources += [point] * max(0, -change)
+        targets += [point] * max(0, change)
+    targets += [0] * max(0, after.mover_off - before.mover_off)
+    return " ".join(f"{'bar' if s == 25 else s}/{'off' if t == 0 else t}"
+                    for s, t in zip(sources, sorted(targets, reverse=True)))
+
+
+def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=()) -> Transcript:
+    """A referee session as a transcript: the events replayed through the match state.
+
+    Called doubles (they had no effect, RULES 6.4) are left out; a play stands as made.
+    ``tags`` are extra header tags, e.g. ``(("EventDate", "2025.01.31"),)``.
+    """
+    from engine.match import (Beaver, Double, Drop, MatchState, NewGame, OpeningThrow, Played,
+                              Raccoon, Take, Throw)
+
+    state = MatchState.new(profile)
+    games: list[GameRecord] = []
+    actions: list[Action] = []
+    score = (0, 0)
+    rows = [0, False, False]  # turn number, left taken, right taken
+
+    def add(side: int, kind: str, **fields) -> None:
+        # Player 1 opens a new numbered line; Player 2 writes on the right of the current one
+        number, left, right = rows
+        if number == 0 or right or (side == 0 and left):
+            rows[:] = [number + 1, False, False]
+        rows[1 + side] = True
+        actions.append(Action(rows[0], side, kind, **fields))
+
+    def close_game() -> None:
+        if actions or games or state.game:
+            games.append(GameRecord(len(games) + 1, score, tuple(actions)))
+
+    for event in events:
+        before = state
+        state, ruling = state.apply(event)
+        if isinstance(event, NewGame) and ruling.accepted:
+            if before.game:
+                close_game()
+            actions, score, rows[:] = [], state.score, [0, False, False]
+            continue
+        if not ruling.accepted and not isinstance(event, Played):
+            continue
+        if isinstance(event, (Throw, OpeningThrow)) and state.phase == "moving":
+            add(state.on_roll, "play", dice=state.dice, play=None)
+        elif isinstance(event, Played):
+            play = ruling.play if ruling.accepted else _written_play(state.before, state.position)
+            last = next(k for k in range(len(actions) - 1, -1, -1) if actions[k].kind == "play")
+            actions[last] = Action(actions[last].number, actions[last].side, "play",
+                                   actions[last].dice, play)
+        elif isinstance(event, Double):
+            add(state.on_roll, "double", value=state.cube * 2)
+        elif isinstance(event, (Take, Drop, Beaver, Raccoon)):
+            kind = {Take: "take", Drop: "drop", Beaver: "beaver", Raccoon: "raccoon"}[type(event)]
+            value = state.cube if kind in ("beaver", "raccoon") else None
+            add(1 - before.on_roll if kind != "raccoon" else before.on_roll, kind, value=value)
+        if state.result is not None and before.result is None and state.phase in ("game_over", "match_over"):
+            result = state.result
+            add(result.winner, "wins", value=result.points, match=state.phase == "match_over")
+    close_game()
+    header = [("Site", "gammoncam"), ("Player 1", players[0]), ("Player 2", players[1]), *tags,
+              ("Variation", "LongNardy" if profile.variant is LONG_NARDY else "Backgammon"),
+              ("Unrated", "Off"), ("Jacoby", "On" if profile.jacoby else "Off"),
+              ("Beaver", "On" if profile.beaver else "Off"),
+              ("Crawford", "On" if profile.crawford and profile.is_match else "Off"),
+              ("CubeLimit", str(profile.cube_limit))]
+    return Transcript(tuple(header), profile.match_length, tuple(games), tuple(players))

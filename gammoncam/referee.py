@@ -1,0 +1,211 @@
+"""The referee session: events in order, a verdict for each, and a log that survives a crash.
+
+The rules live in :mod:`engine.match`; this module is wiring. Every event is appended to an
+SQLite log (WAL, ``synchronous=FULL``) and committed before its verdict is given or the
+session's state changes, so a session killed at any instant and opened again from its log
+replays the same events through the same pure function and has exactly the state and
+verdicts it had. A file that is not such a log is refused with :class:`LogError` and never
+written to.
+
+Calls go to the *call listeners* (a light, a buzzer, a serial box, the replay's printer) in
+monitor mode; in silent mode they are only logged (RULES 7.3).
+
+>>> from engine.profiles import profile
+>>> from engine.match import NewGame, OpeningThrow
+>>> ref = Referee(profile("tournament", match_length=3))
+>>> ref.submit(NewGame()).accepted, ref.submit(OpeningThrow(6, 5)).accepted
+(True, True)
+>>> ref.state.on_roll, ref.state.dice
+(0, (6, 5))
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from typing import Callable, Iterable
+
+from engine.match import MatchState, Ruling, event_from_json, event_to_json
+from engine.profiles import Profile
+
+#: "GCRF" in the database header: marks a gammoncam referee log.
+APPLICATION_ID = 0x47435246
+LOG_VERSION = 1
+MODES = ("monitor", "silent")
+
+#: A call listener gets the event's index in the session, the ruling and the state after it.
+CallListener = Callable[[int, Ruling, MatchState], None]
+
+
+class LogError(Exception):
+    """A log file that cannot be used: not SQLite, another program's database, a newer
+    version, damaged, or started with another profile. The file is left as it is."""
+
+
+class Referee:
+    """A session: a :class:`MatchState`, the verdicts so far, and optionally a log."""
+
+    def __init__(self, profile: Profile, *, mode: str = "monitor",
+                 listeners: Iterable[CallListener] = ()):
+        if mode not in MODES:
+            raise ValueError(f"mode is one of {', '.join(MODES)}, not {mode!r}")
+        self.profile = profile
+        self.mode = mode
+        self.listeners: list[CallListener] = list(listeners)
+        self.state = MatchState.new(profile)
+        self.events: list = []
+        self.rulings: list[Ruling] = []
+        self._db: sqlite3.Connection | None = None
+
+    # --- the log ----------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | os.PathLike, profile: Profile | None = None, *,
+             mode: str = "monitor", listeners: Iterable[CallListener] = ()) -> "Referee":
+        """A session logged to ``path``: a new log (``profile`` required), or the session an
+        existing log holds, rebuilt by replaying its events (``profile``, if given, must be
+        the one it was started with)."""
+        path = os.fspath(path)
+        exists = os.path.exists(path) and os.path.getsize(path) > 0
+        if exists:
+            stored = _check_log(path)
+            if profile is not None and profile != stored:
+                raise LogError(f"{path}: the log was started with profile {stored.name!r} "
+                               f"({_differences(stored, profile)}), not this one")
+            profile = stored
+        elif profile is None:
+            raise LogError(f"{path}: no log there to resume; a new one needs a profile")
+        if not exists:
+            _create_log(path, profile)
+        referee = cls(profile, mode=mode, listeners=())
+        db = sqlite3.connect(path, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        rows = db.execute("SELECT seq, event FROM events ORDER BY seq").fetchall()
+        for expected, (seq, text) in enumerate(rows, 1):
+            if seq != expected:
+                db.close()
+                raise LogError(f"{path}: event {expected} is missing from the log")
+            try:
+                referee._act(event_from_json(json.loads(text)))
+            except (ValueError, TypeError) as exc:  # EngineError is a ValueError
+                db.close()
+                raise LogError(f"{path}: event {seq} cannot be read ({exc})") from None
+        referee._db = db
+        referee.listeners = list(listeners)
+        return referee
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # --- events -----------------------------------------------------------------------
+    def submit(self, event) -> Ruling:
+        """Log ``event``, then act on it: the new state, the verdict, the call listeners.
+
+        An event that is bad input (:class:`engine.match.InvalidEventError`) is refused
+        before anything is logged.
+        """
+        state, ruling = self.state.apply(event)  # pure: nothing has changed yet
+        if self._db is not None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("INSERT INTO events(seq, event) VALUES (?, ?)",
+                                 (len(self.events) + 1, json.dumps(event_to_json(event))))
+        self._commit(event, state, ruling)
+        return ruling
+
+    def _act(self, event) -> Ruling:
+        state, ruling = self.state.apply(event)
+        self._commit(event, state, ruling)
+        return ruling
+
+    def _commit(self, event, state: MatchState, ruling: Ruling) -> None:
+        self.state = state
+        self.events.append(event)
+        self.rulings.append(ruling)
+        if not ruling.accepted and self.mode == "monitor":
+            for listener in self.listeners:
+                listener(len(self.events) - 1, ruling, state)
+
+    @property
+    def calls(self) -> list[tuple[int, Ruling]]:
+        """Every call so far with the index of its event."""
+        return [(k, r) for k, r in enumerate(self.rulings) if not r.accepted]
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _create_log(path: str, profile: Profile) -> None:
+    """A new, empty log, made under a temporary name and renamed into place, so that a crash
+    while making it leaves no half-made file at ``path``."""
+    temp = path + ".new"
+    if os.path.exists(temp):
+        os.remove(temp)  # our own leftover of a crash while making the log
+    db = sqlite3.connect(temp, isolation_level=None)
+    try:
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("BEGIN")
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version={LOG_VERSION}")
+        db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("CREATE TABLE events(seq INTEGER PRIMARY KEY, event TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('profile', ?)", (json.dumps(profile.to_json()),))
+        db.execute("COMMIT")
+    finally:
+        db.close()
+    fd = os.open(temp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temp, path)
+
+
+def _check_log(path: str) -> Profile:
+    """The profile a log was started with, after checking, read-only, that it is one."""
+    with open(path, "rb") as f:
+        head = f.read(len(_SQLITE_MAGIC))
+    if head != _SQLITE_MAGIC:
+        raise LogError(f"{path}: not a gammoncam referee log (not an SQLite database)")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            if app_id != APPLICATION_ID:
+                raise LogError(f"{path}: an SQLite database of another program "
+                               f"(application_id {app_id:#x}), not a gammoncam referee log")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version != LOG_VERSION:
+                raise LogError(f"{path}: referee log version {version}; this gammoncam reads {LOG_VERSION}")
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise LogError(f"{path}: the referee log is damaged ({_one_line(check)})")
+            row = db.execute("SELECT value FROM meta WHERE key='profile'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise LogError(f"{path}: the referee log is damaged ({_one_line(str(exc))})") from None
+    if row is None:
+        raise LogError(f"{path}: the referee log has no profile")
+    try:
+        return Profile.from_json(json.loads(row[0]))
+    except (ValueError, TypeError) as exc:
+        raise LogError(f"{path}: the referee log's profile cannot be read ({exc})") from None
+
+
+def _one_line(text: str) -> str:
+    return "; ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def _differences(a: Profile, b: Profile) -> str:
+    da, db = a.to_json(), b.to_json()
+    return ", ".join(f"{k}={da[k]!r}" for k in da if da[k] != db[k])

@@ -1,0 +1,186 @@
+"""The match state's rules: cube, Crawford, results, money, timing (RULES 2, 4-8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Position
+from engine.match import (CALL_SECTION, CALLS, AcceptResignation, Beaver, Double, Drop,
+                          InvalidEventError, MatchState, NewGame, OpeningThrow, Played, Raccoon,
+                          Resign, Take, Throw, event_from_json, event_to_json)
+from engine.profiles import InvalidProfileError, profile
+
+
+def run(state, *events):
+    rulings = []
+    for event in events:
+        state, ruling = state.apply(event)
+        rulings.append(ruling)
+    return state, rulings
+
+
+def at_score(score, length=7, **options):
+    """A match at ``score``, Player 1 on roll before throwing (the game's first turn done)."""
+    state, _ = run(MatchState.new(profile("tournament", match_length=length, **options)),
+                   NewGame(score=score), OpeningThrow(3, 1))
+    state, _ = run(state, Played(state.position.apply("8/5 6/5")), Throw(6, 6))
+    state, _ = run(state, Played(state.position.apply("24/18(2) 13/7(2)")))
+    return state  # Player 2 has played; Player 1 acts next: may double or throw
+
+
+def test_crawford_game_then_post_crawford():
+    """RULES 6.2: the first game after a side first reaches N - 1 has no doubling."""
+    state, _ = run(MatchState.new(profile("tournament", match_length=5)), NewGame(score=(4, 2)))
+    assert state.crawford and not state.post_crawford
+    state, _ = run(state, OpeningThrow(3, 1))
+    state, (r,) = run(state, Played(state.position.apply("8/5 6/5")))
+    state, (call,) = run(state, Double())
+    assert (call.kind, call.reason, CALL_SECTION[call.reason]) == ("illegal_double", "crawford_game", "6.2")
+    assert state.cube == 1 and state.phase == "turn"  # RULES 6.4: no effect on the cube
+    state, _ = run(state, Resign(0), AcceptResignation(), NewGame())
+    assert state.score == (4, 3) and not state.crawford and state.post_crawford
+
+
+def test_dead_cube_depends_on_who_doubles():
+    """Seed 000: at 3-2 in a 7-point match with the cube on 4, the owner with 3 may not
+    redouble; the same cube owned by the side with 2 is alive (RULES 6.3)."""
+    state = at_score((3, 2))
+    assert (state.phase, state.on_roll) == ("played", 1)
+    dead = MatchState(**{**state.__dict__, "cube": 4, "owner": 0})
+    alive = MatchState(**{**state.__dict__, "cube": 4, "owner": 0, "score": (2, 3)})
+    assert dead.apply(Double())[1].reason == "dead_cube"
+    assert alive.apply(Double())[1].accepted
+
+
+def test_only_the_owner_redoubles_and_only_before_the_throw():
+    state = at_score((0, 0))
+    state, rulings = run(state, Double(), Take())
+    assert all(r.accepted for r in rulings) and (state.cube, state.owner) == (2, 1)
+    state, (r,) = run(state, Double())
+    assert r.reason == "not_cube_owner"  # RULES 5.2
+    state, (_, r) = run(state, Throw(5, 2), Double())
+    assert r.reason == "after_throw"
+
+
+def test_drop_scores_the_cube_before_the_double_and_ends_the_match():
+    state = at_score((5, 4))
+    state, (_, r) = run(state, Double(), Drop())
+    assert r.accepted and state.score == (6, 4) and state.result.how == "drop"
+    state = at_score((6, 4), crawford=False)
+    state, _ = run(state, Throw(5, 2))
+    assert state.phase == "moving"
+
+
+def test_first_throw_forbidden_balance_and_cube_limit():
+    online = profile("online-nardy", balance=20, stake=100)
+    state, _ = run(MatchState.new(online), NewGame(), OpeningThrow(6, 2))
+    assert (state.phase, state.on_roll) == ("turn", 0)  # RULES 2.2: then throws both dice
+    assert state.apply(Double())[1].reason == "first_throw_forbidden"  # RULES 5.5
+    poor = MatchState(**{**state.__dict__, "throws": 3, "ledger": (-1500, 1500)})
+    assert poor.apply(Double())[1].reason == "balance_too_small"  # RULES 8: 8 stakes
+    limited = MatchState(**{**state.__dict__, "throws": 3, "cube": 64,
+                            "profile": online.replace(cube_limit=64)})
+    assert limited.apply(Double())[1].reason == "cube_limit"  # RULES 5.8
+
+
+def finished(state, kind):
+    """Player 1 to play its last checker off, the opponent left for a single/gammon/bg."""
+    # the loser's point 19 is the winner's 6, in the winner's home board (RULES 4.2)
+    loser = {"single": [0] * 11 + [14] + [0] * 12,
+             "gammon": [0] * 11 + [15] + [0] * 12,
+             "backgammon": [0] * 18 + [15] + [0] * 5}[kind]
+    position = Position([1] + [0] * 23, loser, variant=state.variant)
+    return MatchState(**{**state.__dict__, "position": position, "phase": "moving",
+                         "dice": (2, 1), "on_roll": 0})
+
+
+@pytest.mark.parametrize("kind, cube, turned, expected", [
+    ("gammon", 2, True, 400), ("backgammon", 2, True, 600),  # seed 001: stake 100
+    ("gammon", 1, False, 100), ("backgammon", 2, False, 200),  # RULES 5.7 Jacoby
+    ("single", 4, True, 400),
+])
+def test_money_pays_stake_times_value_times_cube(kind, cube, turned, expected):
+    state, _ = run(MatchState.new(profile("money", stake=100)), NewGame(), OpeningThrow(2, 1))
+    state = finished(MatchState(**{**state.__dict__, "cube": cube, "cube_turned": turned}), kind)
+    state, (r,) = run(state, Played(state.position.apply("1/off")))
+    assert r.accepted and state.phase == "game_over"
+    assert state.ledger == (expected, -expected)
+    assert state.result.kind == kind
+
+
+def test_long_nardy_has_mars_but_no_koks():
+    state, _ = run(MatchState.new(profile("long-nardy-match", match_length=3)), NewGame(),
+                   OpeningThrow(5, 3))
+    position = Position([1] + [0] * 23, [0] * 11 + [15] + [0] * 12, variant=state.variant)
+    state = MatchState(**{**state.__dict__, "position": position, "phase": "moving",
+                          "dice": (2, 1), "on_roll": 0})
+    state, _ = run(state, Played(position.apply("1/off")))
+    assert (state.result.kind, state.score) == ("gammon", (2, 0))  # RULES 4.3: mars 2
+    state, _ = run(state, NewGame())
+    assert (state.phase, state.on_roll) == ("turn", 0)  # RULES 2.2: the winner starts
+
+
+def test_beaver_and_raccoon():
+    state, _ = run(MatchState.new(profile("money", raccoon=True)), NewGame(), OpeningThrow(3, 1))
+    state, _ = run(state, Played(state.position.apply("8/5 6/5")))
+    state, rulings = run(state, Double(), Beaver(), Raccoon())
+    assert all(r.accepted for r in rulings) and (state.cube, state.owner) == (8, 1)
+    state, _ = run(MatchState.new(profile("money")), NewGame(), OpeningThrow(3, 1))
+    state, _ = run(state, Played(state.position.apply("8/5 6/5")))
+    state, (_, _, r) = run(state, Double(), Beaver(), Raccoon())
+    assert r.reason == "raccoon_not_allowed" and (state.cube, state.owner) == (4, 0)
+    match = at_score((0, 0))
+    assert run(match, Double(), Beaver())[1][1].reason == "beaver_not_allowed"
+
+
+def test_automatic_doubles_on_opening_ties():
+    state, _ = run(MatchState.new(profile("online-nardy", auto_doubles=1)), NewGame())
+    state, (a, b, c) = run(state, OpeningThrow(4, 4), OpeningThrow(2, 2), OpeningThrow(5, 1))
+    assert "automatic double" in a.note and "automatic" not in b.note
+    assert (state.cube, state.owner, state.cube_turned) == (2, None, False)
+
+
+def test_correction_window():
+    """RULES 7.2: an illegal play is pending until put right; under condone it stands once
+    the opponent throws."""
+    for condone in (False, True):
+        state, _ = run(MatchState.new(profile("tournament", condone=condone)), NewGame(),
+                       OpeningThrow(3, 1))
+        start = state.position
+        state, (r,) = run(state, Played(start.apply("8/5")))
+        assert (r.kind, state.pending) == ("illegal_play", r.reason)
+        after_throw, (t,) = run(state, Throw(2, 1))
+        if condone:
+            assert t.accepted and after_throw.on_roll == 1 and after_throw.pending is None
+        else:
+            assert t.reason == "not_corrected" and after_throw is state
+            state, (fixed,) = run(state, Played(start.apply("8/5 6/5")))
+            assert fixed.accepted and state.pending is None
+            assert run(state, Throw(2, 1))[1][0].accepted
+
+
+def test_invalid_throw_is_a_reroll_and_changes_nothing():
+    state = at_score((0, 0))
+    after, (r,) = run(state, Throw(3, 3, valid=False))
+    assert (r.kind, r.reason, CALL_SECTION[r.reason]) == ("reroll", "invalid_throw", "2.3")
+    assert after is state
+
+
+def test_calls_are_a_closed_documented_set():
+    assert set(CALLS.values()) == {"illegal_play", "illegal_double", "reroll", "out_of_turn"}
+    for reason in ("crawford_game", "dead_cube", "not_cube_owner", "after_throw",
+                   "first_throw_forbidden", "balance_too_small"):
+        assert CALLS[reason] == "illegal_double"
+
+
+def test_events_round_trip_through_json_and_bad_events_are_refused():
+    state = at_score((1, 2))
+    for event in (NewGame(score=(1, 2)), OpeningThrow(6, 1), Throw(5, 5, valid=False),
+                  Played(state.position), Double(), Resign(1, "gammon")):
+        assert event_from_json(event_to_json(event)) == event
+    with pytest.raises(InvalidEventError):
+        state.apply(Throw(0, 3))
+    with pytest.raises(InvalidEventError):
+        event_from_json({"event": "castle"})
+    with pytest.raises(InvalidProfileError):
+        profile("tournament", jacoby=True)

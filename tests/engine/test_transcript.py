@@ -1,0 +1,115 @@
+"""Transcripts (RULES 9, issue 4 item 4): both dialects in, XG's layout out, round trips."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import Position
+from engine.match import NewGame, OpeningThrow, Played, Throw
+from engine.profiles import profile
+from engine.transcript import (TranscriptError, parse_transcript, session_transcript,
+                               write_transcript)
+from gammoncam.referee import Referee
+from gammoncam.replay import Replay
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "matches" / "bglab"
+FILES = sorted(CORPUS.glob("*.txt"))
+SAMPLE = ["match10013413.txt", "match9102134.txt",
+          "Magic - Lasse 5pt Backgammon Studio 2024_04_22 19_06_30.txt",
+          "rossrock - Lasse 5pt Backgammon Studio 2024_05_11 21_39_07.txt"]
+
+
+def test_write_then_read_gives_the_same_transcript_for_the_whole_corpus():
+    for path in FILES:
+        original = parse_transcript(path.read_text(encoding="utf-8"))
+        again = parse_transcript(write_transcript(original))
+        assert again.games == original.games, path.name
+        assert again.match_length == original.match_length
+        assert dict(again.tags) == dict(original.tags)
+        assert again.players == original.players
+
+
+@pytest.mark.parametrize("name", SAMPLE)
+def test_session_export_then_import_gives_the_same_match(name):
+    referee = Replay(name).run(parse_transcript((CORPUS / name).read_text()))
+    text = write_transcript(session_transcript(referee.profile, referee.events,
+                                               ("ann", "bob"), (("EventDate", "2025.01.31"),)))
+    assert text.startswith('; [Site "gammoncam"]\n; [Player 1 "ann"]\n; [Player 2 "bob"]\n'
+                           '; [EventDate "2025.01.31"]\n; [Variation "Backgammon"]')
+    again = Replay("again").run(parse_transcript(text))
+    assert again.events == referee.events
+    assert again.state.to_json() == referee.state.to_json()
+
+
+def gnubg_records(path: Path):
+    gnubg = pytest.importorskip("gnubg")
+    gnubg.command(f'import mat "{path}"')
+    match = gnubg.match()
+    return [[(r["action"], r.get("dice"), r.get("board"), r["player"]) for r in game["game"]]
+            for game in match["games"]], [
+        (g["info"]["winner"], g["info"]["points-won"]) for g in match["games"]]
+
+
+@pytest.mark.parametrize("name", SAMPLE[:3])
+def test_gnubg_opens_our_export_as_it_opens_the_original(name, tmp_path):
+    referee = Replay(name).run(parse_transcript((CORPUS / name).read_text()))
+    ours = tmp_path / "ours.mat"
+    ours.write_text(write_transcript(session_transcript(referee.profile, referee.events)))
+    records, results = gnubg_records(ours)
+    original_records, original_results = gnubg_records(CORPUS / name)
+    assert records == original_records
+    assert [points for _, points in results] == [points for _, points in original_results]
+
+
+def random_long_nardy_session(seed: int) -> Referee:
+    """A long nardy match played by random legal plays (RULES 3.7, 3.8 hold in every one)."""
+    rng = random.Random(seed)
+    referee = Referee(profile("long-nardy-match", match_length=3))
+    while referee.state.phase != "match_over":
+        referee.submit(NewGame())
+        while referee.state.phase == "opening":
+            referee.submit(OpeningThrow(rng.randint(1, 6), rng.randint(1, 6)))
+        while referee.state.phase not in ("game_over", "match_over"):
+            assert referee.submit(Throw(rng.randint(1, 6), rng.randint(1, 6))).accepted
+            play = rng.choice(referee.state.position.plays(*referee.state.dice))
+            assert referee.submit(Played(play.position)).accepted
+    return referee
+
+
+def test_long_nardy_export_then_import():
+    referee = random_long_nardy_session(7)
+    text = write_transcript(session_transcript(referee.profile, referee.events))
+    assert '; [Variation "LongNardy"]' in text
+    transcript = parse_transcript(text)
+    assert transcript.variant.name == "long"
+    again = Replay("long").run(transcript)
+    assert again.calls == [] and again.state.to_json() == referee.state.to_json()
+    assert [e for e in again.events if isinstance(e, Played)] == \
+        [e for e in referee.events if isinstance(e, Played)]
+
+
+@pytest.mark.parametrize("text, line, expected", [
+    ("", 1, "'N point match'"),
+    ("5 point match\n\n Game 1\n", 4, "the score line"),
+    ("5 point match\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5   Doubled\n", 4, "a move like"),
+    ("5 point match\n Game 1\n a : 0   b : 0\n  1)  Doubles 2\n", 4, "'Doubles => N'"),
+    ("5 point match\n Game 1\n a : 0   b : 0\n  1)  Wins three points\n", 4, "'Wins N point'"),
+    ("hello\n", 1, "header tags"),
+])
+def test_unreadable_transcripts_name_the_line_and_what_was_expected(text, line, expected):
+    with pytest.raises(TranscriptError) as caught:
+        parse_transcript(text)
+    assert caught.value.line == line
+    assert expected in str(caught.value) and f"line {line}:" in str(caught.value)
+
+
+def test_both_dialects_give_the_same_positions():
+    """Galaxy's 25/21, 6/0 and four separate steps equal Studio's bar/21, 6/off and (2)."""
+    start = Position.start()
+    assert start.apply("13/11 13/11 6/4 6/4") == start.apply("13/11(2) 6/4(2)")
+    on_bar = Position([0] * 5 + [5, 0, 3] + [0] * 4 + [5] + [0] * 10 + [1], start.opponent,
+                      mover_bar=1)
+    assert on_bar.apply("25/21") == on_bar.apply("bar/21")

@@ -1,0 +1,28 @@
+"""A referee session in its own process, for the crash test: ``session_driver.py LOG EVENTS``.
+
+It opens (or resumes) the log, submits the events of the JSON-lines file EVENTS that the log
+does not hold yet, one by one, and prints ``done`` at the end. The test kills it with
+``kill -9`` at random instants and starts it again.
+"""
+
+import json
+import sys
+
+from engine.match import event_from_json
+from engine.profiles import Profile
+from gammoncam.referee import Referee
+
+
+def main(log: str, events_path: str) -> None:
+    with open(events_path) as f:
+        profile = Profile.from_json(json.loads(f.readline()))
+        events = [event_from_json(json.loads(line)) for line in f]
+    with Referee.open(log, profile) as referee:
+        print("open", len(referee.events), flush=True)
+        for event in events[len(referee.events):]:
+            referee.submit(event)
+    print("done", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

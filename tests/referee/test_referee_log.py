@@ -1,0 +1,155 @@
+"""The referee's log (issue 4 item 3): a session killed at any instant and restarted has
+exactly the state and verdicts it had; a file that is not a log is refused, never written."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.match import Throw, event_to_json
+from engine.transcript import parse_transcript
+from gammoncam.referee import LogError, Referee
+from gammoncam.replay import Replay, transcript_profile
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "matches" / "bglab"
+DRIVER = Path(__file__).with_name("session_driver.py")
+
+
+def corpus_session(name: str = "match10013413.txt", *, calls: bool = True):
+    """The events a replay of a corpus match submits, and the referee that took them; with
+    ``calls``, a cocked throw (RULES 2.3) every 50 events, so that not every verdict is
+    "accepted"."""
+    transcript = parse_transcript((CORPUS / name).read_text())
+    profile = transcript_profile(transcript)
+    events = Replay(name).run(transcript).events
+    if calls:
+        events = [e for k, event in enumerate(events)
+                  for e in ((event, Throw(3, 4, valid=False)) if k % 50 == 49 else (event,))]
+    referee = Referee(profile)
+    for event in events:
+        referee.submit(event)
+    return profile, referee
+
+
+def snapshot(referee: Referee):
+    return ([r.to_json() for r in referee.rulings], referee.state.to_json())
+
+
+def test_log_reopens_to_the_same_session(tmp_path):
+    profile, reference = corpus_session()
+    log = tmp_path / "match.gcref"
+    with Referee.open(log, profile) as referee:
+        for event in reference.events:
+            referee.submit(event)
+        assert snapshot(referee) == snapshot(reference)
+    with Referee.open(log) as again:
+        assert snapshot(again) == snapshot(reference)
+        assert any(not r.accepted for r in again.rulings)
+
+
+def test_kill_9_at_random_instants_then_restart(tmp_path):
+    """A real subprocess killed with SIGKILL 20 times; the log then holds the session an
+    uninterrupted run gives, state and verdicts alike."""
+    profile, reference = corpus_session("match9102134.txt")  # 1,378 events
+    assert len(reference.calls) > 20
+    events = tmp_path / "events.jsonl"
+    with open(events, "w") as f:
+        f.write(json.dumps(profile.to_json()) + "\n")
+        for event in reference.events:
+            f.write(json.dumps(event_to_json(event)) + "\n")
+    log = tmp_path / "match.gcref"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    rng = random.Random(4)
+    kills = 0
+    finished = False
+    for attempt in range(40):
+        proc = subprocess.Popen([sys.executable, str(DRIVER), str(log), str(events)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        if kills < 20:
+            # kill at a random instant of the appending, once the log is open again
+            assert proc.stdout.readline().startswith(b"open")
+            time.sleep(rng.uniform(0, 0.25))
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+                kills += 1
+        out, err = proc.communicate(timeout=60)
+        if proc.returncode == 0:
+            assert out.split()[-1] == b"done", err
+            finished = True
+            break
+        assert proc.returncode == -signal.SIGKILL, err.decode()
+    assert kills == 20 and finished
+    with Referee.open(log) as restarted:
+        assert len(restarted.events) == len(reference.events)
+        assert snapshot(restarted) == snapshot(reference)
+
+
+def test_a_file_that_is_not_a_log_is_refused_and_left_alone(tmp_path):
+    profile, _ = corpus_session(calls=False)
+    text = tmp_path / "notes.txt"
+    text.write_bytes(b"match notes, not a database\n" * 10)
+    foreign = tmp_path / "other.sqlite"
+    db = sqlite3.connect(foreign)
+    db.execute("CREATE TABLE t(x)")
+    db.commit()
+    db.close()
+    damaged = tmp_path / "damaged.gcref"
+    with Referee.open(damaged, profile) as referee:
+        for event in corpus_session(calls=False)[1].events:
+            referee.submit(event)
+    data = bytearray(damaged.read_bytes())
+    data[4096 + 8:4096 + 200] = os.urandom(192)  # the events table's page
+    damaged.write_bytes(bytes(data))
+
+    for path, words in ((text, "not an SQLite database"), (foreign, "another program"),
+                        (damaged, "")):
+        before = path.read_bytes()
+        with pytest.raises(LogError) as caught:
+            Referee.open(path, profile)
+        message = str(caught.value)
+        assert str(path) in message and words in message and "\n" not in message
+        assert path.read_bytes() == before  # never overwritten
+
+
+def test_a_log_refuses_another_profile(tmp_path):
+    profile, _ = corpus_session(calls=False)
+    log = tmp_path / "a.gcref"
+    Referee.open(log, profile).close()
+    with pytest.raises(LogError, match="started with profile 'tournament'"):
+        Referee.open(log, profile.replace(match_length=profile.match_length + 2))
+
+
+def test_bad_input_is_refused_before_it_is_logged(tmp_path):
+    from engine.match import InvalidEventError, Throw
+
+    profile, _ = corpus_session(calls=False)
+    log = tmp_path / "a.gcref"
+    with Referee.open(log, profile) as referee:
+        with pytest.raises(InvalidEventError):
+            referee.submit(Throw(7, 1))
+    with Referee.open(log) as again:
+        assert again.events == []
+
+
+def test_silent_mode_logs_calls_without_telling_the_listeners(tmp_path):
+    """RULES 7.3: monitor mode calls out, silent mode only logs."""
+    profile, reference = corpus_session()
+    heard = {"monitor": [], "silent": []}
+    for mode in heard:
+        with Referee.open(tmp_path / f"{mode}.gcref", profile, mode=mode,
+                          listeners=[lambda k, r, s, mode=mode: heard[mode].append(r.reason)]) as ref:
+            for event in reference.events:
+                ref.submit(event)
+            assert [r for _, r in ref.calls] == [r for _, r in reference.calls]
+    assert heard["monitor"] == [r.reason for _, r in reference.calls] and heard["monitor"]
+    assert heard["silent"] == []
