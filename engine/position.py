@@ -269,7 +269,7 @@ class Position:
         boards = np.empty((kernels.MAX_PLAYS, kernels.BOARD_SIZE), np.int8)
         count = kernels.enumerate_plays(ws, self._board, d1, d2, self.variant.rules_array, boards)
         steps, nsteps = ws[kernels.W_RES_STEPS], ws[kernels.W_RES_N]
-        return [Play(_steps(steps[k], nsteps[k]), Position.from_board(boards[k], self.variant))
+        return [Play(_steps(steps[k], nsteps[k]), Position._of_board(boards[k], self.variant))
                 for k in range(count)]
 
     def check(self, d1: int, d2: int, after: "Position") -> Verdict:

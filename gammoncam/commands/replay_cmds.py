@@ -18,6 +18,7 @@ from typing import Callable
 from engine.match import CALL_TEXT
 from engine.profiles import PRESETS, InvalidProfileError
 from engine.transcript import Transcript, TranscriptError, parse_transcript
+from device.options import add_device_option, open_device
 from gammoncam.cli import UsageError
 from gammoncam.replay import Call, Replay, transcript_profile
 
@@ -34,6 +35,7 @@ def register(subparsers) -> None:
                              "money for single games, long nardy ones for long nardy)")
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per call, then a summary line")
+    add_device_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -54,8 +56,8 @@ def read_transcript(path: str) -> Transcript:
         raise UsageError(f"{path}: {exc}") from None
 
 
-def call_listeners(args, out) -> list[Callable[[Call], None]]:
-    """Who hears each call: the printer, then any output device."""
+def call_listeners(args, out, box=None) -> list[Callable[[Call], None]]:
+    """Who hears each call: the printer, then the referee box if there is one."""
 
     def show(call: Call) -> None:
         if args.json:
@@ -64,7 +66,12 @@ def call_listeners(args, out) -> list[Callable[[Call], None]]:
             print(f"{call.file} game {call.game} turn {call.turn} player {call.player}: "
                   f"{call.kind} {call.reason}: {CALL_TEXT[call.reason]}", file=out, flush=True)
 
-    return [show]
+    listeners = [show]
+    if box is not None:
+        # The box's kinds are the call kinds in capitals (device/PROTOCOL.md); call() queues
+        # and returns at once, so an unplugged box never holds the replay up.
+        listeners.append(lambda call: box.call(call.kind.upper()))
+    return listeners
 
 
 def run(args) -> int:
@@ -74,13 +81,18 @@ def run(args) -> int:
             transcript_profile(transcript, args.profile)
         except InvalidProfileError as exc:
             raise UsageError(f"{path}: profile {args.profile}: {exc}") from None
-    replay = Replay("", call_listeners(args, sys.stdout))
-    for path, transcript in transcripts:
-        replay.file = path
-        shown = len(replay.warnings)
-        replay.run(transcript, args.profile)
-        for warning in replay.warnings[shown:]:
-            print(f"gammoncam replay: warning: {warning}", file=sys.stderr)
+    box = open_device(args)
+    try:
+        replay = Replay("", call_listeners(args, sys.stdout, box))
+        for path, transcript in transcripts:
+            replay.file = path
+            shown = len(replay.warnings)
+            replay.run(transcript, args.profile)
+            for warning in replay.warnings[shown:]:
+                print(f"gammoncam replay: warning: {warning}", file=sys.stderr)
+    finally:
+        if box is not None:
+            box.close()  # waits, within its limit, for the box to acknowledge every call
     summary = replay.summary
     if args.json:
         print(json.dumps({"summary": summary}), flush=True)
