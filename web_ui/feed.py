@@ -124,6 +124,11 @@ class LiveFeed:
         with self._cond:
             return self._state_text
 
+    def snapshot(self) -> tuple[int, str]:
+        """``(last event id, state JSON text)``, read together."""
+        with self._cond:
+            return self._last_id, self._state_text
+
     def events_since(self, last_id: int) -> list[dict]:
         """Copies of the kept events with an id above ``last_id``, oldest first."""
         with self._cond:
