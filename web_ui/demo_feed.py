@@ -276,6 +276,23 @@ class DemoSession:
         self._start_match(self.variant, self.match_length)
         return self._publish({"type": "match_start"})
 
+    def replay(self, player: int, dice, play: str) -> list[dict]:
+        """Publish a throw and play from a transcript (``player`` 1 or 2, e.g. ``[3, 1]``,
+        ``"8/5 6/5"``); the play must be legal. Returns the events published."""
+        with self.lock:
+            dice = [int(d) for d in dice]
+            events = []
+            if self.phase == "opening":
+                self._to_turn(player, dice)
+                events.append(self._publish({"type": "opening", "player": player, "dice": dice}))
+            elif self.phase == "roll" and self.on_roll == player:
+                self.dice, self.phase = dice, "play"
+                events.append(self._publish({"type": "roll", "player": player, "dice": dice}))
+            else:
+                raise ActionRejected(f"player {player} is not about to throw ({self.phase})")
+            events.append(self._apply(self._parse(play), author=None))
+            return events
+
     def run(self, stop: threading.Event, interval: float = 1.5) -> None:
         """Step every ``interval`` seconds until ``stop`` is set (a pending call waits longer)."""
         while not stop.wait(interval * (3 if self.phase == "illegal" else 1)):

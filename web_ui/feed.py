@@ -62,6 +62,7 @@ class LiveFeed:
         self._entries: deque[_Entry] = deque(maxlen=history)
         self._last_id = 0
         self._closed = False
+        self._wakes = 0
         #: ``(action, params, author) -> dict``; raises :class:`ActionRejected`. Set by the wiring.
         self.on_referee_action: Callable[[str, dict, str], dict] | None = None
         #: ``() -> str``: the match transcript (JellyFish .mat text). None: built from ``plays``.
@@ -98,6 +99,12 @@ class LiveFeed:
     def note(self, event: dict) -> int:
         """Publish ``event`` with the state unchanged (e.g. a logged referee action)."""
         return self.publish(event, self.state())
+
+    def wake(self) -> None:
+        """Wake every waiting viewer once (a server stopping re-checks its stop flag)."""
+        with self._cond:
+            self._wakes += 1
+            self._cond.notify_all()
 
     def close(self) -> None:
         """Wake every waiting viewer for good: the server is stopping."""
@@ -145,13 +152,14 @@ class LiveFeed:
             return self._entries[0].id if self._entries else 0
 
     def wait(self, last_id: int, timeout: float) -> list[tuple[int, bytes]]:
-        """Block until an event after ``last_id`` exists, the feed closes or ``timeout``
-        seconds pass; returns ``(id, SSE frame)`` of the events after ``last_id``."""
+        """Block until an event after ``last_id`` exists, the feed closes or is woken
+        (:meth:`wake`) or ``timeout`` seconds pass; returns ``(id, SSE frame)`` of the events after ``last_id``."""
         deadline = time.monotonic() + timeout
         with self._cond:
+            wakes = self._wakes
             while self._last_id <= last_id and not self._closed:
                 left = deadline - time.monotonic()
-                if left <= 0:
+                if left <= 0 or self._wakes != wakes:
                     return []
                 self._cond.wait(left)
             return [(e.id, e.frame) for e in self._entries if e.id > last_id]

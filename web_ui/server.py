@@ -34,6 +34,7 @@ class ServerHandle:
         self.url = f"http://{shown}:{self.port}"
         self._thread = threading.Thread(target=self._run, name="waitress", daemon=True)
         self._done = threading.Event()
+        self._stopping = False
         self._thread.start()
 
     def _run(self) -> None:
@@ -49,15 +50,27 @@ class ServerHandle:
         return self._done.wait(timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Close the viewers' streams, stop listening and end the worker threads."""
+        """Close the viewers' streams, end the worker threads and stop listening (once)."""
+        if self._stopping:
+            self._done.wait(timeout)
+            return
+        self._stopping = True
         ext = self.app.extensions.get("gammoncam", {})
         if "stop" in ext:
             ext["stop"].set()
         if "feed" in ext:
-            ext["feed"].close()
-        self.server.close()
+            ext["feed"].wake()  # the feed lives on: another server may serve it later
+        # the streams end, their threads finish while the loop still flushes what they wrote
         self.server.task_dispatcher.shutdown(timeout=timeout)
-        self._done.wait(timeout)
+        # then close every socket from the loop's own thread, which ends the loop
+        self.server.trigger.pull_trigger(self._close_all)
+        if not self._done.wait(timeout):
+            self.server.close()
+
+    def _close_all(self) -> None:
+        from waitress import wasyncore
+
+        wasyncore.close_all(self.server._map, ignore_all=True)
 
 
 def serve(app, host: str = "127.0.0.1", port: int = 8080, *, threads: int = THREADS) -> ServerHandle:

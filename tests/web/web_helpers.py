@@ -18,3 +18,10 @@ def play_until(demo: DemoSession, kind: str, limit: int = 400) -> dict:
         if event["type"] == kind:
             return event
     raise AssertionError(f"no {kind!r} event in {limit} steps")
+
+
+#: Debian's Chromium, driven by Playwright (never ``playwright install``).
+CHROMIUM = "/usr/bin/chromium"
+#: Without the background-networking flags Chromium's own connections are refused offline.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]

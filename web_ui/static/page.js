@@ -85,6 +85,7 @@
     GC.text($("#gnubg-id"), state.ids && state.ids.gnubg ? state.ids.gnubg : "\u2014");
     GC.text($("#xgid"), state.ids && state.ids.xgid ? state.ids.xgid : "\u2014");
     document.body.dataset.lastEvent = event ? String(event.id) : document.body.dataset.lastEvent || "";
+    if (event) { GC.seen = (GC.seen || []).concat([event.id]).slice(-50); }
     document.body.dataset.turn = String(state.turn);
   }
 
