@@ -80,7 +80,7 @@ const GC = window.GC || (window.GC = {});
   GC.drawBoard = function (svg, state, opts) {
     opts = opts || {};
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    svg.setAttribute("viewBox", `0 0 ${W} ${TOTAL_H}`);
+    svg.setAttribute("viewBox", opts.numbers === false ? `0 20 ${W} ${H + 2 * B}` : `0 0 ${W} ${TOTAL_H}`);
     svg.setAttribute("role", "img");
     const board = state && state.board;
     const g = el("g", {}, svg);

@@ -93,7 +93,7 @@
     GC.drawBoard($("#board"), null);
     $("#sound").addEventListener("click", () => {
       soundOn = !soundOn && GC.enableSound();
-      $("#sound").textContent = soundOn ? "\u{1F50A} sound on" : "\u{1F508} sound off";
+      $("#sound").textContent = soundOn ? "sound: on" : "sound: off";
       $("#sound").setAttribute("aria-pressed", soundOn ? "true" : "false");
       if (soundOn) GC.beep();
     });

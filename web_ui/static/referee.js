@@ -77,6 +77,9 @@
     document.querySelectorAll("form.act-form").forEach((form) => {
       form.addEventListener("submit", (e) => { e.preventDefault(); send(form); });
     });
+    fetch("/api/events?since=0").then((r) => r.json()).then((body) => {
+      for (const event of body.events || []) logEvent(event);
+    }).catch(() => {});
     GC.live({ onState: render, onStatus: (s) => GC.text($("#conn"), s) });
   });
 })();
