@@ -300,6 +300,13 @@ class DemoSession:
 
     # --- what the page asks for ------------------------------------------------------------
     def ids(self) -> dict:
+        with self.lock:
+            try:
+                return self._ids()
+            except EngineError:  # an arrangement no ID can write (both colours on a point)
+                return {"gnubg": None, "xgid": None}
+
+    def _ids(self) -> dict:
         position, mover = self._board_position()
         if self.variant != "backgammon":
             return {"gnubg": position.position_id(), "xgid": None}
