@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "gammoncam.commands.synth_cmds",
     "gammoncam.commands.device_cmds",
     "gammoncam.commands.replay_cmds",
+    "gammoncam.commands.serve_cmds",
 )
 
 

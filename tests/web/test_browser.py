@@ -1,0 +1,227 @@
+"""End to end in a real browser: Playwright driving Debian's Chromium headless.
+
+The page follows a replayed transcript, a call appears within one second of its event (with
+its sound), the overlay's background is transparent, and referee actions are refused without
+the token and applied with it. Skipped, with the reason, only where Chromium or Playwright is
+missing (``.ci/run`` installs both).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from web_ui.app import create_app
+from web_ui.server import serve
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, TOKEN, play_until
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not shutil.which(CHROMIUM):
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+FIXTURE = (Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "matches" / "bglab"
+           / "MrPurple - Lasse 3pt Backgammon Studio 2024_05_11 20_10_33.txt")
+_MOVE = re.compile(r"(\d)(\d): ((?:[0-9a-z/*()]+ ?)+)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def transcript_moves(path: Path) -> list[tuple[int, list[int], str]]:
+    """``(player, dice, play)`` of the first game, up to its first cube action."""
+    moves = []
+    in_game = False
+    for line in path.read_text().splitlines():
+        if line.strip() == "Game 1":
+            in_game = True
+            continue
+        if not in_game or not re.match(r"\s*\d+\)", line):
+            if in_game and moves and not line.strip():
+                break
+            continue
+        for m in _MOVE.finditer(line):
+            player = 1 if m.start() < 30 else 2
+            moves.append((player, [int(m.group(1)), int(m.group(2))], m.group(3).strip()))
+        if any(word in line for word in ("Doubles", "Drops", "Takes")):
+            return moves
+    return moves
+
+
+def test_page_follows_a_replayed_transcript(server, page, feed):
+    from web_ui.demo_feed import DemoSession
+
+    if not FIXTURE.exists():
+        pytest.skip(f"the transcript fixture is missing: {FIXTURE}")
+    moves = transcript_moves(FIXTURE)
+    assert len(moves) >= 15
+    demo = DemoSession(feed, players=("MrPurple", "Lasse"), match_length=3, seed=1)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#conn.live")
+    for player, dice, play in moves:
+        events = demo.replay(player, dice, play)
+        last = events[-1]["id"]
+        page.wait_for_function(f"() => document.body.dataset.lastEvent === '{last}'", timeout=5000)
+        column = "p1" if player == 1 else "p2"
+        cell = page.locator(f"#plays tbody tr:last-child td.{column}").inner_text()
+        assert cell == f"{dice[0]}{dice[1]}: {play}"
+    # the drawn board holds what the state says: 15 checkers a side, points included
+    state = feed.state()
+    drawn = page.evaluate("""() => ({
+        light: document.querySelectorAll('#board circle.ck1:not(.ck-ring)').length,
+        dark: document.querySelectorAll('#board circle.ck2:not(.ck-ring)').length,
+        labels: Array.from(document.querySelectorAll('#board .ck-label')).map(t => t.textContent)})""")
+    shown = {1: 0, 2: 0}
+    for owner, count in state["board"]["points"]:
+        if owner:
+            shown[owner] += min(count, 5)
+    for p in (1, 2):
+        shown[p] += min(state["board"]["bar"][str(p)], 4)
+    assert (drawn["light"], drawn["dark"]) == (shown[1], shown[2])
+    assert page.inner_text("#name1") == "MrPurple" and page.inner_text("#length") == "3-point match"
+    assert page.locator("#plays tbody tr").count() == max(t for t in [p["turn"] for p in state["plays"]])
+
+
+def test_call_banner_within_one_second_with_sound(server, page, demo, record_property):
+    page.goto(server.url + "/")
+    page.wait_for_selector("#conn.live")
+    page.click("#sound")  # the user's gesture that lets WebAudio play
+    page.evaluate("() => { window.__beeps = 0; const b = GC.beep; GC.beep = () => { window.__beeps++; return b(); }; }")
+    assert page.locator("#banner").is_hidden()
+    for _ in range(200):
+        if demo.phase == "play" and demo.on_roll == 2 and demo.turn >= demo.call_turn and not demo.injected:
+            break
+        demo.step()
+    t0 = time.monotonic()
+    event = demo.step()
+    assert event["type"] == "call"
+    page.wait_for_selector("#banner:not([hidden])", timeout=1000)
+    latency = time.monotonic() - t0
+    record_property("call_latency_s", round(latency, 3))
+    print(f"\ncall banner shown {latency * 1000:.0f} ms after the event was published")
+    assert latency < 1.0
+    assert "Illegal play" in page.inner_text("#banner-title")
+    assert event["call"]["detail"] in page.inner_text("#banner-detail")
+    assert page.evaluate("window.__beeps") == 1
+    assert page.locator("#calls li.pending").count() == 1
+    demo.step()  # corrected: the banner goes, the history keeps it
+    page.wait_for_selector("#banner", state="hidden", timeout=2000)
+    page.wait_for_function("() => document.querySelector('#calls li .status').textContent === 'corrected'")
+
+
+def test_sse_reconnects_and_catches_up(server, page, demo, app, feed):
+    """The server goes away and comes back on the same port: the browser reconnects with
+    Last-Event-ID and gets the events it missed."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#conn.live")
+    first = demo.step()["id"]
+    page.wait_for_function(f"() => document.body.dataset.lastEvent === '{first}'")
+    port = server.port
+    server.stop()
+    missed = [demo.step()["id"] for _ in range(3)]
+    assert page.evaluate("() => document.body.dataset.lastEvent") == str(first)
+    again = serve(create_app(feed, token=TOKEN), port=port)
+    try:
+        page.wait_for_function(f"() => document.body.dataset.lastEvent === '{missed[-1]}'", timeout=10000)
+        seen = page.evaluate("() => GC.seen")
+        assert seen[-4:] == [first] + missed  # each missed event, in order, not a snapshot
+    finally:
+        again.stop()
+
+
+def _alpha(png: bytes) -> np.ndarray:
+    import cv2
+
+    img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
+    assert img is not None and img.shape[2] == 4, "the screenshot has no alpha channel"
+    return img[:, :, 3]
+
+
+def test_overlay_background_is_transparent(server, browser, demo):
+    play_until(demo, "call")
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/overlay?elements=board,score,call,plays&corner=br")
+        page.wait_for_selector("#board .ck1")
+        page.wait_for_selector("#ovcall:not([hidden])")
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
+        alpha = _alpha(page.screenshot(omit_background=True))
+        assert alpha.shape == (1080, 1920)
+        assert alpha[0, 0] == 0 and alpha[540, 200] == 0 and alpha[20, 960] == 0  # the stage is clear
+        box = page.locator("#board").bounding_box()
+        assert alpha[int(box["y"] + box["height"] / 2), int(box["x"] + box["width"] / 2)] == 255
+        transparent = float((alpha == 0).mean())
+        assert 0.5 < transparent < 0.99, transparent
+        assert page.locator("button, form, input").count() == 0
+    finally:
+        context.close()
+
+
+def test_referee_actions_refused_without_token_applied_with_it(server, page, feed, browser):
+    viewer = browser.new_page()
+    viewer.goto(server.url + "/")
+    viewer.wait_for_selector("#conn.live")
+    page.goto(server.url + "/referee")
+    page.wait_for_selector("#conn >> text=live")
+    # no token: the server answers 401 (posted from the page, CSRF token and all)
+    status = page.evaluate("""async () => {
+        const data = new URLSearchParams({mode: 'silent', csrf: document.querySelector('.officials').dataset.csrf});
+        return (await fetch('/api/referee/set_mode', {method: 'POST', body: data})).status; }""")
+    assert status == 401
+    # a wrong token through the form
+    page.fill("#token", "wrong-token-123")
+    page.fill("#author", "Chief TD")
+    page.select_option("#mode-select", "silent")
+    page.click("form[data-action=set_mode] button")
+    page.wait_for_selector("#result.err")
+    assert "403" in page.inner_text("#result")
+    assert feed.state()["mode"] == "monitor"
+    # the right token
+    page.fill("#token", TOKEN)
+    page.click("form[data-action=set_mode] button")
+    page.wait_for_selector("#result.ok")
+    assert feed.state()["mode"] == "silent"
+    viewer.wait_for_function("() => document.querySelector('#mode').textContent === 'silent mode'", timeout=2000)
+    page.wait_for_function("() => document.querySelector('#log li') && document.querySelector('#log li').textContent.includes('Chief TD')")
+    # players through the form, checked on the viewer page
+    page.fill("#p1", "Ana")
+    page.fill("#p2", "Bea")
+    page.click("form[data-action=set_players] button")
+    viewer.wait_for_function("() => document.querySelector('#name2').textContent === 'Bea'", timeout=2000)
+    viewer.close()
+
+
+def test_calibrate_drag_and_save(server, page, feed):
+    page.goto(server.url + "/calibrate")
+    handle = page.locator("#handles circle").first
+    handle.wait_for()
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 60, box["y"] + 40, steps=5)
+    page.mouse.up()
+    before = [list(c) for c in feed.corners]
+    page.fill("#token", TOKEN)
+    page.click("#calib button[type=submit]")
+    page.wait_for_selector("#result.ok")
+    after = feed.corners
+    assert after[1:] == [[float(round(v)) for v in c] for c in before[1:]]
+    assert after[0][0] > before[0][0] + 20 and after[0][1] > before[0][1] + 10

@@ -1,0 +1,139 @@
+"""Helpers that build the page's state (SCHEMA.md) from engine types.
+
+The referee session may use them, and :mod:`web_ui.demo_feed` does. Player 1 is the light side
+drawn at the bottom; ``board.points`` is in player 1's numbering (index 0 = its point 1).
+
+>>> from engine import Position
+>>> b = board_state(Position.start(), on_roll=1)
+>>> b["points"][5], b["points"][18], b["off"]
+([1, 5], [2, 5], {'1': 0, '2': 0})
+>>> pip_counts(b, "backgammon")
+{'1': 167, '2': 167}
+"""
+
+from __future__ import annotations
+
+from engine import VARIANTS, Position
+
+#: The rule profiles (RULES 8) and whether each allows aids such as pip counts on the page.
+PROFILES = {
+    "tournament": {"label": "Tournament backgammon", "aids": False},
+    "money": {"label": "Money backgammon", "aids": True},
+    "online_nardy": {"label": "Online nardy", "aids": True},
+    "long_nardy_match": {"label": "Long nardy match", "aids": False},
+}
+MODES = ("monitor", "silent")
+CALL_KINDS = ("illegal_play", "illegal_double", "reroll")
+
+
+def player_sides(position: Position, on_roll: int) -> tuple[tuple, tuple, int, int]:
+    """``(player 1's counts, player 2's counts, bar 1, bar 2)``, each in its own numbering.
+
+    ``position`` is seen from the side to move, which is player ``on_roll``.
+    """
+    if on_roll == 1:
+        return position.mover, position.opponent, position.mover_bar, position.opponent_bar
+    return position.opponent, position.mover, position.opponent_bar, position.mover_bar
+
+
+def board_state(position: Position, on_roll: int) -> dict:
+    """The state's ``board``: 24 ``[owner, count]`` in player 1's numbering, bars and trays."""
+    if on_roll not in (1, 2):
+        raise ValueError("on_roll is 1 or 2")
+    p1, p2, bar1, bar2 = player_sides(position, on_roll)
+    variant = position.variant
+    points = []
+    for point in range(1, 25):
+        mine = p1[point - 1]
+        theirs = p2[variant.opponent_point(point) - 1]
+        if mine:
+            points.append([1, mine])
+        elif theirs:
+            points.append([2, theirs])
+        else:
+            points.append([None, 0])
+    return {
+        "points": points,
+        "bar": {"1": bar1, "2": bar2},
+        "off": {"1": 15 - sum(p1) - bar1, "2": 15 - sum(p2) - bar2},
+    }
+
+
+def pip_counts(board: dict, variant: str) -> dict:
+    """Pips each player still has to travel, from a state's ``board`` (the bar counts 25)."""
+    opponent_point = VARIANTS[variant].opponent_point
+    pips = {"1": 25 * board["bar"]["1"], "2": 25 * board["bar"]["2"]}
+    for index, (owner, count) in enumerate(board["points"]):
+        if owner == 1:
+            pips["1"] += (index + 1) * count
+        elif owner == 2:
+            pips["2"] += opponent_point(index + 1) * count
+    return pips
+
+
+def crawford_flag(score: dict, match_length: int, crawford_game_played: bool,
+                  crawford_now: bool) -> str | None:
+    """``pre``, ``crawford`` or ``post`` in a match (RULES 6.2); None in money play."""
+    if not match_length:
+        return None
+    if crawford_now:
+        return "crawford"
+    if crawford_game_played:
+        return "post"
+    return "pre"
+
+
+def empty_state(variant: str = "backgammon", *, profile: str = "tournament",
+                players=("Player 1", "Player 2"), match_length: int = 7) -> dict:
+    """A state before the first throw of a match, with the start position on the board."""
+    board = board_state(Position.start(variant), on_roll=1)
+    aids = PROFILES.get(profile, {}).get("aids", False)
+    return {
+        "variant": variant, "profile": profile, "mode": "monitor",
+        "players": {"1": players[0], "2": players[1]},
+        "match_length": match_length, "score": {"1": 0, "2": 0},
+        "crawford": "pre" if match_length else None,
+        "game": 1, "turn": 0, "on_roll": None, "dice": [],
+        "cube": {"value": 1, "owner": None, "offered": False},
+        "board": board, "pips": pip_counts(board, variant) if aids else None,
+        "plays": [], "call": None, "calls": [], "ids": {"gnubg": None, "xgid": None},
+    }
+
+
+def transcript_from_state(state: dict, results: dict | None = None) -> str:
+    """A JellyFish-style (.mat) transcript of the plays in ``state`` (RULES 9).
+
+    The wiring normally supplies the referee session's own transcript (``feed.transcript``);
+    this is the page's fallback, with the plays only (no cube actions). ``results`` maps a
+    game number to ``{"score": {"1": a, "2": b}, "winner": 1|2, "points": n}`` when known.
+    """
+    results = results or {}
+    players = state.get("players") or {"1": "Player 1", "2": "Player 2"}
+    length = state.get("match_length") or 0
+    lines = [f'; [Player 1 "{players.get("1", "")}"]', f'; [Player 2 "{players.get("2", "")}"]']
+    if state.get("variant") == "long":
+        lines.append('; [Variation "LongNardy"]')
+    else:
+        lines.append('; [Variation "Backgammon"]')
+    lines += ["", f"{length} point match" if length else "0 point match", ""]
+    games: dict[int, list[dict]] = {}
+    for play in state.get("plays") or []:
+        games.setdefault(int(play.get("game", 1)), []).append(play)
+    for game in sorted(set(games) | set(results)):
+        result = results.get(game, {})
+        score = result.get("score", {"1": 0, "2": 0})
+        lines += ["", f" Game {game}",
+                  f" {players.get('1', '')} : {score['1']}".ljust(40) + f"{players.get('2', '')} : {score['2']}"]
+        rows: dict[int, list[str]] = {}
+        for play in games[game]:
+            dice = play.get("dice") or []
+            text = (f"{dice[0]}{dice[1]}: " if len(dice) == 2 else "") + (play.get("play") or "")
+            row = rows.setdefault(int(play.get("turn", 0)), ["", ""])
+            row[0 if play.get("player") == 1 else 1] = text
+        for turn in sorted(rows):
+            left, right = rows[turn]
+            lines.append(f"{f'  {turn}) ' + left:<40}{right}".rstrip())
+        if result.get("winner"):
+            text = f"Wins {result['points']} point" + ("s" if result["points"] != 1 else "")
+            lines.append(f"{'':<40}{text}" if result["winner"] == 2 else f"{'':<6}{text}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,85 @@
+/* gammoncam referee page: every form posts to /api/referee/<action> with the token, the
+   author and the page's CSRF token as form fields; the answer is shown, never a reload. */
+"use strict";
+
+(function () {
+  const GC = window.GC;
+  const $ = GC.$;
+  let filled = false;
+
+  async function send(form) {
+    const result = $("#result");
+    const token = $("#token").value;
+    if (!token) { result.className = "result err"; GC.text(result, "Enter the referee token first."); return; }
+    const data = new FormData(form);
+    data.set("token", token);
+    data.set("author", $("#author").value || "referee");
+    data.set("csrf", document.querySelector(".officials").dataset.csrf);
+    for (const [key, value] of Array.from(data.entries())) if (value === "") data.delete(key);
+    const action = form.dataset.action;
+    try {
+      const answer = await fetch("/api/referee/" + action, {
+        method: "POST", body: new URLSearchParams(data), credentials: "same-origin",
+      });
+      const body = await answer.json().catch(() => ({}));
+      result.className = answer.ok ? "result ok" : "result err";
+      GC.text(result, answer.ok ? `${action}: ${body.message}` : `${action} refused (${answer.status}): ${body.error || ""}`);
+      if (answer.ok) sessionStorage.setItem("gammoncam-author", $("#author").value);
+    } catch (err) {
+      result.className = "result err";
+      GC.text(result, `${action}: the server did not answer`);
+    }
+  }
+
+  function logEvent(event) {
+    if (!event || event.type !== "referee") return;
+    const li = GC.make("li", event.result === "rejected" ? "rejected" : "");
+    const when = new Date(event.time * 1000).toLocaleTimeString();
+    li.textContent = `${when} ${event.author}: ${event.action} — ${event.result}: ${event.message}`;
+    $("#log").prepend(li);
+  }
+
+  function render(state, event) {
+    GC.lastState = state;
+    GC.drawBoard($("#board"), state);
+    const call = state.call;
+    const card = $("#callcard");
+    card.classList.toggle("pending", !!(call && call.pending));
+    if (call) {
+      const who = state.players ? state.players[String(call.player)] : "";
+      GC.text($("#call-text"), `#${call.id} ${GC.REASON_TITLES[call.kind] || call.kind} by ${who} (game ${call.game}, turn ${call.turn}): ` +
+        `${call.detail || call.reason}` + (call.pending ? " — pending" : " — acknowledged"));
+      $("#ack-call-id").value = String(call.id);
+    } else {
+      GC.text($("#call-text"), "No call.");
+      $("#ack-call-id").value = "";
+    }
+    const plays = GC.playsOfGame(state);
+    const last = plays[plays.length - 1];
+    GC.text($("#last-play"), last ? `Last play: ${state.players[String(last.player)]} ${last.dice.join("")}: ${last.play}` : "No play yet in this game.");
+    GC.text($("#summary"), `${state.players ? state.players["1"] + " " + state.score["1"] + " – " + state.score["2"] + " " + state.players["2"] : ""}` +
+      ` · ${state.match_length ? state.match_length + "-point match" : "money play"} · game ${state.game} · ${state.profile} · ${state.mode} mode`);
+    if (!filled && state.players) {
+      filled = true;
+      $("#p1").value = state.players["1"];
+      $("#p2").value = state.players["2"];
+      $("#len").value = String(state.match_length);
+      $("#profile").value = state.profile;
+      $("#mode-select").value = state.mode === "monitor" ? "silent" : "monitor";
+    }
+    logEvent(event);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const saved = sessionStorage.getItem("gammoncam-author");
+    if (saved) $("#author").value = saved;
+    $("#login").addEventListener("submit", (e) => e.preventDefault());
+    document.querySelectorAll("form.act-form").forEach((form) => {
+      form.addEventListener("submit", (e) => { e.preventDefault(); send(form); });
+    });
+    fetch("/api/events?since=0").then((r) => r.json()).then((body) => {
+      for (const event of body.events || []) logEvent(event);
+    }).catch(() => {});
+    GC.live({ onState: render, onStatus: (s) => GC.text($("#conn"), s) });
+  });
+})();
