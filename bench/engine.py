@@ -28,24 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from engine import BACKGAMMON, LONG_NARDY, Position, kernels  # noqa: E402
 from engine.position import workspace  # noqa: E402
-
-ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
-
-
-def self_play(variant, n_positions: int, seed: int) -> list[Position]:
-    """Positions from random self-play, every phase of the game."""
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n_positions:
-        pos = Position.start(variant)
-        while len(out) < n_positions:
-            out.append(pos)
-            nxt = rng.choice(pos.plays(rng.randint(1, 6), rng.randint(1, 6))).position
-            if nxt.game_result():
-                break
-            pos = nxt.swapped()
-    return out
-
+from engine.selfplay import ROLLS, random_positions  # noqa: E402
 
 def queries(positions, seed: int):
     """(before, roll, after) triples: one legal result and one illegal one per position."""
@@ -166,7 +149,7 @@ def main() -> int:
 
     figures: dict[str, float] = {"first_call_cold_s": cold, "first_call_warm_s": warm}
     for variant in (BACKGAMMON, LONG_NARDY):
-        positions = self_play(variant, args.positions, args.seed)
+        positions = random_positions(variant, args.positions, args.seed)
         boards = np.array([p.board for p in positions for _ in ROLLS])
         dice = np.array([r for _ in positions for r in ROLLS], np.int64)
         befores, qdice, afters = queries(positions, args.seed)

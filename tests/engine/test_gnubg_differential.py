@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine import Position
-from tests.engine.selfplay import ROLLS, self_play_positions
+from engine.selfplay import ROLLS, random_positions
 
 
 def gnubg_results(pos: Position, d1: int, d2: int) -> set[Position]:
@@ -37,7 +37,7 @@ def our_results(pos: Position, d1: int, d2: int) -> set[Position]:
 
 @pytest.fixture(scope="module")
 def positions(full):
-    return self_play_positions("backgammon", 100_000 if full else 1_500, seed=7)
+    return random_positions("backgammon", 100_000 if full else 1_500, seed=7)
 
 
 def test_every_roll_agrees_with_gnubg(positions):
