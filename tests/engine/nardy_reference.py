@@ -81,13 +81,17 @@ def forbidden_block(mover, opponent) -> bool:
     """RULES 3.8: the mover holds six points in a row along the opponent's route (opponent's
     points q..q+5, q from 1 to 19) and no opposing checker is ahead of it (on an opponent's
     point below q) and none is borne off."""
-    opponent_off = 15 - sum(opponent)
     for q in range(1, 20):
-        held = all(mover[mover_point(r) - 1] >= 1 for r in range(q, q + 6))
-        ahead = opponent_off > 0 or any(opponent[r - 1] for r in range(1, q))
-        if held and not ahead:
-            return True
+        if all(mover[mover_point(r) - 1] >= 1 for r in range(q, q + 6)):
+            if not opponent_ahead(opponent, q):
+                return True
     return False
+
+
+def opponent_ahead(opponent, q: int) -> bool:
+    """RULES 3.8: an opposing checker on an opponent's point below q, or borne off."""
+    borne_off = 15 - sum(opponent)
+    return borne_off > 0 or any(opponent[r - 1] for r in range(1, q))
 
 
 def plays_in_order(mover, opponent, order, heads_left):
