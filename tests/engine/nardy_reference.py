@@ -8,6 +8,23 @@ rules allow. Nothing here is shared with :mod:`engine`.
 A position is two tuples of 24 counts: the mover's points and the opponent's points, each in
 its own side's numbering, index 0 = point 1 (RULES 1). Borne-off checkers are 15 minus the rest.
 
+Where a sentence of RULES.md can be read two ways, this module reads it so:
+
+* 3.7 "two checkers may leave the head (one checker cannot play the whole roll past the
+  opponent's head)": the limit is two on the first turn with 6-6, 4-4 or 3-3 whatever the
+  board; the parenthesis is the reason, not a condition (seed 002 words it as a condition:
+  "Если одна шашка ... не проходит по сумме выпавших очков, можно снять вторую"). On a first
+  turn of a real game the opponent's head (our 12) always stops one checker, so the readings
+  differ only on boards no game reaches.
+* 3.5 "it must be the larger one when a legal play of that die alone exists for each die":
+  when the most steps a legal play uses is one, the plays of the larger die are the legal
+  ones if there are any, else those of the smaller; a one-step play ending in a forbidden
+  block (3.8) is no legal play of its die.
+* 3.8 "only the position at the end of the whole play is tested": the empty play (nothing
+  can be played) is always allowed, even if the board before held a forbidden block, since
+  the mover made no block. A game never reaches that: a block once allowed stays allowed, as
+  opposing checkers ahead of it never come back.
+
 >>> head = (0,) * 23 + (15,)
 >>> sorted(point for point in range(1, 25) if legal_results(head, head, 6, 6).pop()[0][point - 1])
 [18, 24]
