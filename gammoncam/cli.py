@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "gammoncam.commands.vision_cmds",
     "gammoncam.commands.replay_cmds",
     "gammoncam.commands.serve_cmds",
+    "gammoncam.commands.watch_cmds",
 )
 
 
