@@ -49,9 +49,9 @@ LIGHT_OFFSET, DARK_OFFSET = 1, 16  # class index of ("light", 1) and ("dark", 1)
 class Thresholds:
     """Where decoding decides. Margins are in nats of log-likelihood (free reading - best legal)."""
 
-    legal: float = 3.0  # at most this: the likeliest legal play
+    legal: float = 1.0  # at most this: the likeliest legal play
     call: float = 8.0  # at least this (and confident): an illegal play
-    confident: float = 0.9  # each disagreeing location's reading must have this probability
+    confident: float = 0.75  # each disagreeing location's reading must have this probability
 
 
 # --- positions and locations ---------------------------------------------------------------

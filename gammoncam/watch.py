@@ -118,6 +118,7 @@ class Watcher:
         self.tracker = Tracker(referee, self._emit, thresholds)
         self.on_frame = on_frame
         referee.listeners.append(self._call)
+        warm_up(referee.state.variant)
 
     def _emit(self, event: dict) -> None:
         c = self.current
@@ -172,6 +173,15 @@ class Watcher:
             stats.cpu_s = time.process_time() - cpu0
             stats.wall_s = time.perf_counter() - wall0
         return stats
+
+
+def warm_up(variant) -> None:
+    """Compile the engine's kernels before the first frame, not at the first play."""
+    from engine.position import Position
+
+    start = Position.start(variant)
+    start.plays(3, 1)
+    start.check(3, 1, start.plays(3, 1)[0].position)
 
 
 def transcript_text(referee) -> str:

@@ -2,7 +2,7 @@
 
 It runs on every frame, so it is cheap: the frame is shrunk once (``cv2.resize``, area
 averaging) and the board's quadrilateral, with a margin for dice thrown near the rails, is
-warped to a small grey image (96x64 by default). Three numbers come from that image:
+warped to a small grey image (192x128 by default). Three numbers come from that image:
 
 - *motion*: the share of its pixels that changed by more than ``delta`` grey levels since the
   previous frame;
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-SIZE = (96, 64)  # the gate's image of the board: width, height
-SHRINK = 4  # the frame is first shrunk by this factor
+SIZE = (192, 128)  # the gate's image of the board: width, height
+SHRINK = 2  # the frame is first shrunk by this factor
 
 
 @dataclass(frozen=True)
@@ -63,9 +63,10 @@ class SettleGate:
     """
 
     def __init__(self, corners, fps: float = 30.0, *, margin: float = 0.12, quiet_s: float = 0.1,
-                 delta: int = 14, still: float = 0.002, hand: float = 0.06):
+                 delta: int = 12, still: float = 0.0008, hand: float = 0.03, hand_quiet_s: float = 1.0):
         self.fps = float(fps) if fps and fps > 0 else 30.0
         self.quiet = max(1, int(round(quiet_s * self.fps)))
+        self.hand_quiet = max(self.quiet, int(round(hand_quiet_s * self.fps)))
         self.delta, self.still, self.hand = delta, still, hand
         self.margin = margin
         self.set_corners(corners)
@@ -104,14 +105,14 @@ class SettleGate:
             motion = float((cv2.absdiff(grey, self.previous) > self.delta).mean())
         self.previous = grey
         foreign = 0.0 if self.reference is None else float((cv2.absdiff(grey, self.reference) > self.delta).mean())
-        hands = foreign > self.hand and motion > 0 or foreign > 2 * self.hand
+        hands = foreign > self.hand
         if motion <= self.still:
             self.still_frames += 1
         else:
             self.still_frames = 0
         # A still image that differs a lot from the last settled one is a hand at rest, a cup, a
-        # board moved or re-lit: wait for it to stay still twice as long before taking it.
-        needed = self.quiet * (2 if hands else 1)
+        # board moved or re-lit: wait for it to stay still much longer before taking it.
+        needed = self.hand_quiet if hands else self.quiet
         settled = self.still_frames >= needed
         settled_now = settled and not self.was_settled
         if settled:

@@ -93,6 +93,9 @@ def _corners(args, video: str | None):
         raise UsageError("the board's corners are needed: --corners or --corners-file "
                          "(automatic corner finding is not available yet)")
     try:
+        data = json.loads(Path(path).read_text())
+        if isinstance(data, dict) and "field" in data:  # a render's stage.json
+            return np.asarray(data["field"], float).reshape(4, 2)
         return load_corners(path)
     except (OSError, ValueError, KeyError) as exc:
         raise UsageError(f"{path}: cannot read corners ({exc})") from None
@@ -130,8 +133,9 @@ def _observer(args, corners, video: str | None):
     return RecognizerObserver(corners, args.variant, model)
 
 
-def _printer(args, out=sys.stdout):
+def _printer(args):
     def show(event: dict) -> None:
+        out = sys.stdout
         if args.json:
             print(json.dumps(event, default=str), file=out, flush=True)
             return
