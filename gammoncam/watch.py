@@ -196,7 +196,7 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None) -> dic
     s = referee.state
     profile = referee.profile
     variant = s.variant.name
-    board = board_state(s.position, s.on_roll if s.on_roll is not None else 0) if s.position is not None else None
+    board = board_state(s.position, (s.on_roll or 0) + 1) if s.position is not None else None
     plays = []
     transcript = session_transcript(profile, referee.events)
     for game in transcript.games:

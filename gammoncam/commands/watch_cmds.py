@@ -180,7 +180,10 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
             if box is not None:
                 box.call(event["kind"].upper())
         if feed is not None:
-            feed.publish({k: v for k, v in event.items() if k != "accepted"}, feed_state(referee, calls=calls))
+            try:  # the page is a viewer: trouble there never stops the referee
+                feed.publish({k: v for k, v in event.items() if k != "accepted"}, feed_state(referee, calls=calls))
+            except Exception as exc:  # noqa: BLE001
+                print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
 
     if not args.json:
         print(f"gammoncam watch: {source_name}; referee log {log}", file=sys.stderr)
