@@ -17,8 +17,10 @@ COMMAND_MODULES = (
     "gammoncam.commands.engine_cmds",
     "gammoncam.commands.synth_cmds",
     "gammoncam.commands.device_cmds",
+    "gammoncam.commands.vision_cmds",
     "gammoncam.commands.replay_cmds",
     "gammoncam.commands.serve_cmds",
+    "gammoncam.commands.watch_cmds",
 )
 
 

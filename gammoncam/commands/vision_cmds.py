@@ -1,0 +1,129 @@
+"""``gammoncam recognize | eval-vision | train-vision``: the recognizer (issue 6).
+
+Examples::
+
+    gammoncam recognize frame.jpg --corners 102,80,1180,75,1190,640,95,650 --json
+    gammoncam eval-vision runs/test --out runs/test_eval
+    gammoncam train-vision checkers runs/train --epochs 12 --out models/checkers.onnx
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from gammoncam.cli import UsageError
+
+
+def parse_corners(text: str):
+    """``"x1,y1,...,x4,y4"`` to a (4, 2) list of floats; a :class:`UsageError` otherwise."""
+    try:
+        values = [float(v) for v in text.replace(" ", "").split(",")]
+    except ValueError:
+        raise UsageError(f"--corners must be 8 numbers x1,y1,x2,y2,x3,y3,x4,y4, not {text!r}") from None
+    if len(values) != 8 or not all(map(lambda v: v == v and abs(v) < 1e6, values)):
+        raise UsageError(f"--corners must be 8 numbers x1,y1,x2,y2,x3,y3,x4,y4, not {text!r}")
+    pts = [values[i:i + 2] for i in range(0, 8, 2)]
+    # The quadrilateral must be convex and not degenerate.
+    cross = []
+    for i in range(4):
+        (ax, ay), (bx, by), (cx, cy) = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
+        cross.append((bx - ax) * (cy - by) - (by - ay) * (cx - bx))
+    if not (all(c > 1 for c in cross) or all(c < -1 for c in cross)):
+        raise UsageError("--corners do not make a convex quadrilateral in the order TL, TR, BR, BL")
+    return pts
+
+
+def read_image(path: str):
+    import cv2
+
+    if not os.path.isfile(path):
+        raise UsageError(f"no such image: {path}")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise UsageError(f"cannot decode image: {path}")
+    return image
+
+
+def _recognize(args) -> int:
+    import numpy as np
+
+    image = read_image(args.image)
+    if args.corners:
+        corners = np.array(parse_corners(args.corners))
+    else:
+        from vision.corners import find_corners
+
+        found = find_corners(image)
+        if found is None:
+            raise UsageError("could not find the board: give --corners")
+        corners = found
+    from vision.recognize import Recognizer
+
+    obs = Recognizer()(image, corners)
+    out = obs.to_json(full=args.probabilities)
+    out["corners"] = np.round(corners, 2).tolist()
+    if args.json:
+        json.dump(out, sys.stdout, separators=(",", ":") if args.probabilities else (", ", ": "))
+        print()
+    else:
+        for row in ("top", "bottom"):
+            print(row.ljust(7), " ".join(f"{(c or '-')[0]}{n:<2d}" if n else " . " for c, n in out[row]))
+        print("bar", out["bar"], "off", out["off"], "dice", out["dice"], "valid" if out["throw_valid"] else "",
+              "cube", out["cube"], f"confidence {out['confidence']:.3f}")
+    return 0
+
+
+def _eval(args) -> int:
+    from vision.evaluate import evaluate
+
+    directory = Path(args.dir)
+    if not (directory / "truth").is_dir():
+        raise UsageError(f"{args.dir} is not a rendered test set (no truth/ folder)")
+    out = Path(args.out) if args.out else directory / "eval"
+    report = evaluate(directory, out, limit=args.limit)
+    print(json.dumps({k: report[k] for k in ("frames", "all", "no_hands")}, indent=1))
+    print(f"report, confusion.png and error_map.png in {out}")
+    return 0
+
+
+def _train(args) -> int:
+    from vision.train import train_checkers
+
+    dirs = [Path(d) for d in args.dirs]
+    for d in dirs:
+        if not (d / "truth").is_dir():
+            raise UsageError(f"{d} is not a rendered data set (no truth/ folder)")
+    if args.stage == "checkers":
+        result = train_checkers(dirs, Path(args.out or "models/checkers.onnx"), epochs=args.epochs)
+    else:
+        from vision.dice import train_dice
+
+        result = train_dice(dirs, Path(args.out or "models/dice.onnx"), epochs=args.epochs)
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("recognize", help="read the board, dice and cube in one image")
+    p.add_argument("image")
+    p.add_argument("--corners", help="the playing area's TL,TR,BR,BL in the image: x1,y1,...,x4,y4")
+    p.add_argument("--variant", choices=("backgammon", "long"), help="the variant (not needed to read a frame)")
+    p.add_argument("--json", action="store_true", help="print the reading as JSON")
+    p.add_argument("--probabilities", action="store_true", help="include every probability vector")
+    p.set_defaults(func=_recognize)
+
+    p = subparsers.add_parser("eval-vision", help="measure the recognizer on a rendered test set")
+    p.add_argument("dir")
+    p.add_argument("--out", help="where the report and pictures go (default DIR/eval)")
+    p.add_argument("--limit", type=int, help="only the first N frames")
+    p.set_defaults(func=_eval)
+
+    p = subparsers.add_parser("train-vision", help="train a recognizer network on rendered data (needs torch)")
+    p.add_argument("stage", choices=("checkers", "dice"))
+    p.add_argument("dirs", nargs="+")
+    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--out")
+    p.set_defaults(func=_train)

@@ -1,0 +1,282 @@
+"""``gammoncam watch`` and ``gammoncam demo``: follow a game from camera frames.
+
+    gammoncam watch --video game.mp4 --corners-file corners.json --match 3 --json --transcript-out seen.mat
+    gammoncam demo --no-browser
+
+``watch`` prints the events as they happen (with ``--json`` one object a line, each with its
+frame time ``t``), drives a referee session logged to ``--log`` and writes the transcript of what
+it saw to ``--transcript-out`` (also when the source is lost). Exit 0: nothing called; 1: something
+was; 2: bad input or a source that cannot be opened or vanished (one line on stderr; the log and
+the transcript written so far are kept).
+
+The field corners come from ``--corners`` / ``--corners-file``, or from the ``stage.json`` a
+render writes next to its video. ``--truth FRAMES.jsonl`` replaces the recognizer by a stand-in
+that reads a render's truth with noise (:mod:`vision.synth.observer`), to test the tracker alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from gammoncam.cli import UsageError
+
+DEMO_DIR = Path(__file__).resolve().parent.parent.parent / "demo"
+
+
+def _add_common(parser) -> None:
+    from device.options import add_device_option
+    from engine.profiles import PRESETS
+
+    parser.add_argument("--variant", choices=("backgammon", "long"), default="backgammon")
+    parser.add_argument("--profile", choices=sorted(PRESETS), help="rule profile (default tournament, "
+                        "long-nardy-match for long nardy; money without --match)")
+    parser.add_argument("--match", type=int, default=None, metavar="N", help="match length (0: money)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per event")
+    parser.add_argument("--transcript-out", metavar="FILE", help="write the transcript of what was seen")
+    parser.add_argument("--log", metavar="FILE", help="the referee session's SQLite log "
+                        "(default: a new file in the temporary directory)")
+    parser.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="the field's corners TL,TR,BR,BL in pixels")
+    parser.add_argument("--corners-file", metavar="FILE", help="JSON with the field's corners")
+    parser.add_argument("--checker-model", metavar="ONNX", help="the checker network (default models/checkers.onnx)")
+    parser.add_argument("--truth", metavar="FRAMES_JSONL", help="stand-in recognizer from a render's truth")
+    parser.add_argument("--stats", action="store_true", help="print timing figures at the end (stderr)")
+    add_device_option(parser)
+
+
+def register(subparsers) -> None:
+    from gammoncam.commands.serve_cmds import add_server_arguments
+
+    watch = subparsers.add_parser("watch", help="follow a game from a camera, a video or a stream",
+                                  description=__doc__.split("\n\n")[2])
+    source = watch.add_mutually_exclusive_group(required=True)
+    source.add_argument("--camera", type=int, metavar="N", help="camera index")
+    source.add_argument("--video", metavar="FILE", help="a video file")
+    source.add_argument("--url", metavar="URL", help="an RTSP or HTTP stream")
+    _add_common(watch)
+    watch.add_argument("--serve", action="store_true", help="also serve the live page")
+    add_server_arguments(watch, browser=True)
+    watch.set_defaults(func=run_watch)
+
+    demo = subparsers.add_parser("demo", help="the bundled demo video through the whole pipeline, "
+                                 "with the live page")
+    _add_common(demo)
+    add_server_arguments(demo, browser=True)
+    demo.add_argument("--speed", type=float, default=1.0, help="playback speed (default 1: real time; "
+                      "0: as fast as it goes)")
+    demo.set_defaults(func=run_demo)
+
+
+def _corners(args, video: str | None):
+    import numpy as np
+
+    from vision.corners import load_corners
+
+    if args.corners:
+        try:
+            values = [float(v) for v in args.corners.split(",")]
+        except ValueError:
+            values = []
+        if len(values) != 8:
+            raise UsageError("--corners needs eight numbers x1,y1,...,x4,y4")
+        return np.array(values).reshape(4, 2)
+    path = args.corners_file
+    if path is None and video:
+        stage = Path(video).with_name("stage.json")
+        if stage.exists():
+            return np.asarray(json.loads(stage.read_text())["field"], float)
+    if path is None:
+        raise UsageError("the board's corners are needed: --corners or --corners-file "
+                         "(automatic corner finding is not available yet)")
+    try:
+        data = json.loads(Path(path).read_text())
+        if isinstance(data, dict) and "field" in data:  # a render's stage.json
+            return np.asarray(data["field"], float).reshape(4, 2)
+        return load_corners(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise UsageError(f"{path}: cannot read corners ({exc})") from None
+
+
+def _profile(args):
+    from engine.profiles import InvalidProfileError, profile
+
+    name = args.profile or ("long-nardy-match" if args.variant == "long" else
+                            ("tournament" if args.match else "money"))
+    options = {"variant": args.variant, "condone": True}
+    if args.match is not None:
+        options["match_length"] = args.match
+    try:
+        return profile(name, **options)
+    except (InvalidProfileError, ValueError, TypeError) as exc:
+        raise UsageError(f"profile {name}: {exc}") from None
+
+
+def _observer(args, corners, video: str | None):
+    if args.truth:
+        from vision.synth.observer import TruthObserver
+
+        try:
+            return TruthObserver.from_file(args.truth)
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"{args.truth}: {exc}") from None
+    from vision.checkers import MODEL
+    from gammoncam.watch import RecognizerObserver
+
+    model = args.checker_model or str(MODEL)
+    if not os.path.exists(model):
+        raise UsageError(f"no checker model at {model}: train one (gammoncam train-vision checkers) or "
+                         "give --checker-model")
+    return RecognizerObserver(corners, args.variant, model)
+
+
+def _printer(args):
+    def show(event: dict) -> None:
+        out = sys.stdout
+        if args.json:
+            print(json.dumps(event, default=str), file=out, flush=True)
+            return
+        t = f"{event['t']:8.2f}s"
+        kind = event["type"]
+        rest = {k: v for k, v in event.items() if k not in ("t", "frame", "type", "accepted")}
+        if kind == "call":
+            print(f"{t}  CALL {event['kind']} ({event['reason']}): {event['text']}", file=out, flush=True)
+        else:
+            detail = " ".join(f"{k}={v}" for k, v in rest.items() if v is not None)
+            print(f"{t}  {kind} {detail}", file=out, flush=True)
+    return show
+
+
+def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0) -> int:
+    import time
+
+    from gammoncam.frames import FrameSource, SourceError
+    from gammoncam.referee import LogError, Referee
+    from gammoncam.watch import Watcher, feed_state, transcript_text
+
+    profile = _profile(args)
+    corners = _corners(args, video)
+    observer = _observer(args, corners, video)
+    log = args.log or os.path.join(tempfile.gettempdir(), f"gammoncam-watch-{os.getpid()}-{int(time.time())}.sqlite")
+    try:
+        referee = Referee.open(log, profile)
+    except LogError as exc:
+        raise UsageError(str(exc)) from None
+    from device.options import open_device
+
+    box = open_device(args)
+    show = _printer(args)
+    calls: list = []
+
+    def emit(event: dict) -> None:
+        show(event)
+        if event["type"] == "call":
+            calls.append({"id": len(calls) + 1, "kind": event["kind"], "reason": event["reason"],
+                          "detail": event["text"], "game": event.get("game"), "player": event.get("player"),
+                          "pending": True})
+            if box is not None:
+                box.call(event["kind"].upper())
+        if feed is not None:
+            try:  # the page is a viewer: trouble there never stops the referee
+                feed.publish({k: v for k, v in event.items() if k != "accepted"}, feed_state(referee, calls=calls))
+            except Exception as exc:  # noqa: BLE001
+                print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
+
+    if not args.json:
+        print(f"gammoncam watch: {source_name}; referee log {log}", file=sys.stderr)
+    code = 0
+    try:
+        try:
+            source = FrameSource(source_name)
+        except SourceError as exc:
+            raise UsageError(str(exc)) from None
+        on_frame = None
+        if pace > 0:
+            start = time.perf_counter()
+
+            def on_frame(frame, reading):  # play a file at its own speed
+                delay = frame.time / pace - (time.perf_counter() - start)
+                if delay > 0:
+                    time.sleep(delay)
+        with source:
+            watcher = Watcher(source, observer, referee, corners, emit=emit, on_frame=on_frame)
+            try:
+                stats = watcher.run()
+            except SourceError as exc:
+                print(f"gammoncam watch: {exc}; the referee log ({log}) and the transcript so far are kept",
+                      file=sys.stderr)
+                code = 2
+                stats = watcher.stats
+        if args.stats:
+            print(json.dumps({"stats": stats.to_json(), "tracker": watcher.tracker.stats}), file=sys.stderr)
+        if code == 0:
+            code = 1 if referee.calls else 0
+    finally:
+        if args.transcript_out:
+            try:
+                Path(args.transcript_out).write_text(transcript_text(referee))
+            except OSError as exc:
+                print(f"gammoncam watch: cannot write {args.transcript_out}: {exc.strerror}", file=sys.stderr)
+                code = 2
+        referee.close()
+        if box is not None:
+            box.close()
+    return code
+
+
+def run_watch(args) -> int:
+    source = args.camera if args.camera is not None else (args.video or args.url)
+    feed = handle = None
+    if args.serve:
+        feed, handle = _serve(args)
+    try:
+        return watch(args, source, args.video, feed=feed)
+    finally:
+        if handle is not None:
+            handle.stop()
+
+
+def _serve(args):
+    from gammoncam.commands.serve_cmds import start_server
+    from web_ui.board import empty_state
+    from web_ui.feed import LiveFeed
+
+    feed = LiveFeed(empty_state(args.variant))
+    handle = start_server(feed, args)
+    if not getattr(args, "no_browser", True):
+        import webbrowser
+
+        webbrowser.open(handle.url + "/")
+    return feed, handle
+
+
+def run_demo(args) -> int:
+    video = DEMO_DIR / "demo.mp4"
+    if not video.exists():
+        raise UsageError(f"the demo video is missing: {video}")
+    meta = json.loads((DEMO_DIR / "demo.json").read_text())
+    if args.match is None:
+        args.match = meta["match_length"]
+    if not args.corners and not args.corners_file:
+        args.corners = ",".join(str(v) for xy in meta["field"] for v in xy)
+    from vision.checkers import MODEL
+
+    if not args.truth and not os.path.exists(args.checker_model or str(MODEL)):
+        args.truth = str(DEMO_DIR / "demo_truth.jsonl")
+        print("gammoncam demo: no trained checker model is installed (models/checkers.onnx); the demo "
+              "uses the video's recorded truth with noise as a stand-in recognizer", file=sys.stderr)
+    feed, handle = _serve(args)
+    try:
+        code = watch(args, str(video), str(video), feed=feed, pace=args.speed)
+        if not args.json:
+            print("gammoncam demo: the video has ended; the page stays up until Ctrl-C", file=sys.stderr)
+        try:
+            threading.Event().wait() if not getattr(args, "no_browser", False) else None
+        except KeyboardInterrupt:
+            pass
+        return code
+    finally:
+        handle.stop()

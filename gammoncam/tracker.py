@@ -1,0 +1,406 @@
+"""Following a game from settled observations: throws, plays, cube actions, new games.
+
+The tracker is handed one :class:`~vision.observation.Observation` per settled frame (the
+settle gate, :mod:`vision.motion`, decides which) and turns what changed into referee events
+(:mod:`engine.match`) that it submits to the session (:mod:`gammoncam.referee`):
+
+- *dice come to rest* (none on view before): a throw. The half they lie in says who threw (the
+  thrower's right-hand half: the right for light, the left for dark, RULES 2.3); dice not both
+  flat in one half are an invalid throw, which the referee calls for a re-roll.
+- *dice picked up* while the mover is moving: the turn ends (RULES 7.1), so the play is read
+  from the board as it stands, guided by the rules (:func:`decode`).
+- *the cube turned up and laid before a player*: a double by the other player; the cube taken
+  to the taker's side, or the doubler throwing next: a take; the board set up again (or the
+  video ending) while a double waits: a drop, the game conceded; the cube turned again by the
+  taker: a beaver.
+- *the starting position* after a game ended: a new game.
+
+Player 1 plays light (the bottom of the board, :mod:`vision.layout`), player 2 dark.
+
+Rules-guided decoding (:func:`decode`): every position a legal play of the thrown dice reaches
+(:meth:`engine.Position.plays`) is scored by the observation's log-likelihood, the sum over the
+26 locations of log P(the reading that position puts there). The best legal position is
+compared with the best *unconstrained* reading. The play is legal when the margin is small; it
+is called illegal only when the margin is large *and* every location where the two disagree is
+read with high confidence *and* the reading is a possible board (15 checkers a side at most,
+none of the opponent's gone); otherwise the moment is *unclear* and the tracker waits for more
+frames, up to the opponent's next action, when it gives the benefit of the doubt to the likeliest
+legal play. A false call costs more than a late one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from engine.match import (Beaver, Double, Drop, NewGame, OpeningThrow, Played, Take, Throw)
+from engine.position import Position
+from vision.checkers import CLASSES, LOCATIONS
+from vision.layout import point_slot
+from vision.observation import CUBE_LOCATIONS, CUBE_VALUES, Observation
+
+COLOUR = ("light", "dark")  # player 1, player 2
+LIGHT_OFFSET, DARK_OFFSET = 1, 16  # class index of ("light", 1) and ("dark", 1)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Where decoding decides. Margins are in nats of log-likelihood (free reading - best legal)."""
+
+    legal: float = 1.0  # at most this: the likeliest legal play
+    call: float = 8.0  # at least this (and confident): an illegal play
+    confident: float = 0.75  # each disagreeing location's reading must have this probability
+
+
+# --- positions and locations ---------------------------------------------------------------
+_LOC_INDEX = {where: i for i, where in enumerate(LOCATIONS)}
+_MAPS: dict = {}
+
+
+def location_map(colour: str, variant: str) -> np.ndarray:
+    """For ``colour``'s points 1..24 (index 0..23), the index of their location in LOCATIONS."""
+    key = (colour, variant)
+    if key not in _MAPS:
+        _MAPS[key] = np.array([_LOC_INDEX[point_slot(colour, p, variant)] for p in range(1, 25)])
+    return _MAPS[key]
+
+
+def expected_classes(boards: np.ndarray, mover: str, variant: str) -> np.ndarray:
+    """(K, 26) class indices that positions put on every location.
+
+    ``boards`` are kernel boards (K, 50) seen from the mover: 24 points and the bar for the mover,
+    then the same for the opponent. A point both colours stand on (only an illegal arrangement)
+    is read as the mover's colour with the total count.
+    """
+    boards = np.asarray(boards, np.int64).reshape(-1, 50)
+    k = len(boards)
+    out = np.zeros((k, len(LOCATIONS)), np.int64)
+    count = np.zeros((k, len(LOCATIONS)), np.int64)
+    opp = "dark" if mover == "light" else "light"
+    for colour, part in ((opp, boards[:, 25:49]), (mover, boards[:, 0:24])):
+        loc = location_map(colour, variant)
+        base = LIGHT_OFFSET if colour == "light" else DARK_OFFSET
+        count[:, loc] += part
+        has = part > 0
+        out[:, loc] = np.where(has, base - 1 + np.minimum(count[:, loc], 15), out[:, loc])
+    for colour, column in ((mover, 24), (opp, 49)):
+        n = boards[:, column]
+        base = LIGHT_OFFSET if colour == "light" else DARK_OFFSET
+        out[:, _LOC_INDEX[("bar", colour)]] = np.where(n > 0, base - 1 + np.minimum(n, 15), 0)
+    return out
+
+
+def log_probs(obs: Observation) -> np.ndarray:
+    """(26, 31) log-probabilities of the observation, in LOCATIONS order."""
+    p = np.vstack([obs.points["top"], obs.points["bottom"], obs.bar["light"][None], obs.bar["dark"][None]])
+    return np.log(np.maximum(p, 1e-9))
+
+
+def reading_position(classes: np.ndarray, mover: str, variant) -> Position | None:
+    """The position (seen from ``mover``) a reading of every location describes, or None if no
+    position can look like that (more than 15 checkers a side)."""
+    opp = "dark" if mover == "light" else "light"
+    sides = {}
+    for colour in (mover, opp):
+        loc = location_map(colour, variant.name)
+        counts = []
+        for index in loc:
+            c, n = CLASSES[int(classes[index])]
+            counts.append(n if c == colour else 0)
+        c, n = CLASSES[int(classes[_LOC_INDEX[("bar", colour)]])]
+        bar = n if c == colour else 0
+        if sum(counts) + bar > 15 or (bar and variant.name == "long"):
+            return None
+        sides[colour] = (counts, bar)
+    (m, mb), (o, ob) = sides[mover], sides[opp]
+    return Position(m, o, mover_bar=mb, opponent_bar=ob, variant=variant)
+
+
+@dataclass
+class Decision:
+    """What an observation says about a play: legal, illegal or unclear."""
+
+    kind: str  # "legal" | "illegal" | "unclear"
+    position: Position  # the legal play's position, or the illegal reading
+    margin: float  # log-likelihood of the free reading minus that of the best legal position
+    candidates: int
+    best_legal: Position | None = None
+
+    def to_json(self) -> dict:
+        return {"decision": self.kind, "margin": round(self.margin, 2), "candidates": self.candidates}
+
+
+def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
+           thresholds: Thresholds = Thresholds()) -> Decision:
+    """Which position after ``before`` and ``dice`` best explains ``logp`` (see the module doc).
+
+    >>> from vision.layout import Physical, recognizer_form
+    >>> pos = Position.start()
+    >>> after = pos.apply("8/5 6/5")
+    >>> lp = np.log(np.full((26, 31), 1e-6)); truth = expected_classes(after.board[None], "light", "backgammon")[0]
+    >>> lp[np.arange(26), truth] = 0.0
+    >>> decode(pos, (3, 1), "light", lp).kind
+    'legal'
+    """
+    variant = before.variant
+    plays = before.plays(*dice)
+    boards = np.stack([p.position.board for p in plays])
+    classes = expected_classes(boards, mover, variant.name)
+    ll = logp[np.arange(logp.shape[0]), classes].sum(axis=1)
+    k = int(np.argmax(ll))
+    best = plays[k].position
+    free = logp.argmax(axis=1)
+    ll_free = float(logp.max(axis=1).sum())
+    margin = ll_free - float(ll[k])
+    if margin <= thresholds.legal:
+        return Decision("legal", best, margin, len(plays), best)
+    reading = reading_position(free, mover, variant)
+    differ = np.nonzero(free != classes[k])[0]
+    confident = bool(np.all(np.exp(logp[differ, free[differ]]) >= thresholds.confident))
+    possible = reading is not None and _possible(before, reading)
+    if margin >= thresholds.call and confident and possible:
+        return Decision("illegal", reading, margin, len(plays), best)
+    return Decision("unclear", best, margin, len(plays), best)
+
+
+def _possible(before: Position, after: Position) -> bool:
+    """Could ``after`` follow ``before`` on a board (whatever the rules): the mover has no more
+    checkers in play than before, the opponent has the same number in play."""
+    in_play = lambda b, s: int(b[s:s + 25].sum())
+    return in_play(after.board, 0) <= in_play(before.board, 0) and in_play(after.board, 25) == in_play(before.board, 25)
+
+
+# --- dice and cube readings ----------------------------------------------------------------
+@dataclass(frozen=True)
+class DiceReading:
+    values: tuple  # larger first
+    half: str | None  # "left" | "right" | None when the dice lie in different halves
+    valid: bool
+
+    @property
+    def thrower(self) -> str | None:
+        return {"right": "light", "left": "dark"}.get(self.half)
+
+
+def read_dice(obs: Observation, sure: float = 0.6) -> DiceReading | None | str:
+    """The dice at rest: a :class:`DiceReading`, None when there are none, "unsure" otherwise."""
+    if not obs.dice:
+        return None
+    if len(obs.dice) != 2 or any(float(np.max(d["faces"])) < sure for d in obs.dice):
+        return "unsure"
+    values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in obs.dice), reverse=True))
+    halves = {d["half"] for d in obs.dice if d.get("on_board", True)}
+    half = halves.pop() if len(halves) == 1 and all(d.get("on_board", True) for d in obs.dice) else None
+    return DiceReading(values, half, bool(obs.throw_valid >= 0.5))
+
+
+def read_cube(obs: Observation) -> tuple | None:
+    """(value, location) of the cube on view, or None."""
+    if obs.cube is None:
+        return None
+    return (CUBE_VALUES[int(np.argmax(obs.cube["value"]))], CUBE_LOCATIONS[int(np.argmax(obs.cube["location"]))])
+
+
+# --- the tracker ---------------------------------------------------------------------------
+@dataclass
+class Pending:
+    """A play read as unclear, waiting for more frames."""
+
+    before: Position
+    dice: tuple
+    mover: str
+    logp: np.ndarray
+    frames: int = 1
+    since: float = 0.0
+
+
+@dataclass
+class Tracker:
+    """Turns settled observations into referee events.
+
+    ``referee`` is a :class:`gammoncam.referee.Referee`; ``emit(event_dict)`` hears everything
+    the tracker sees and decides (with ``t``, the frame time), calls included.
+    """
+
+    referee: object
+    emit: Callable[[dict], None] = lambda e: None
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    dice_seen: DiceReading | None = None
+    cube_seen: tuple | None = None
+    pending: Pending | None = None
+    stats: dict = field(default_factory=lambda: {"observations": 0, "legal": 0, "illegal": 0, "unclear": 0,
+                                                "unclear_resolved": 0, "benefit_of_doubt": 0})
+    t: float = 0.0
+    frame: int = 0
+
+    @property
+    def state(self):
+        return self.referee.state
+
+    @property
+    def variant(self) -> str:
+        return self.state.variant.name
+
+    def _submit(self, event, **info) -> object:
+        ruling = self.referee.submit(event)
+        kind = type(event).__name__
+        out = {"type": _EVENT_TYPE.get(kind, kind.lower()), **info, **ruling.to_json()}
+        self.emit(out)
+        return ruling
+
+    def note(self, kind: str, **info) -> None:
+        self.emit({"type": kind, **info})
+
+    # -- the one entry point ------------------------------------------------------------
+    def observe(self, obs: Observation, t: float = 0.0, frame: int = 0) -> None:
+        """One settled observation."""
+        self.t, self.frame = t, frame
+        self.stats["observations"] += 1
+        logp = log_probs(obs)
+        state = self.state
+        if state.phase in ("ready", "game_over", "doubled") and self._at_start(logp):
+            if state.phase == "doubled":
+                self._submit(Drop(), inferred="the board was set up again")
+            if self.state.phase in ("ready", "game_over") and not (self.state.phase == "ready" and self.variant == "long"):
+                self._new_game()
+            self.cube_seen = read_cube(obs)
+            self.dice_seen = None
+            return
+        if self.pending is not None:
+            self._retry(logp)
+        cube = read_cube(obs)
+        if cube is not None and self.cube_seen is not None and cube != self.cube_seen:
+            self._cube(self.cube_seen, cube, logp)
+        if cube is not None:
+            self.cube_seen = cube
+        dice = read_dice(obs)
+        if dice == "unsure":
+            return
+        seen = self.dice_seen
+        if dice is not None and (seen is None or dice != seen):
+            if seen is not None:  # dice changed without being seen picked up
+                self._picked_up(logp)
+            self._throw(dice, logp)
+            self.dice_seen = dice
+        elif dice is None and seen is not None:
+            self._picked_up(logp)
+            self.dice_seen = None
+
+    def finish(self) -> None:
+        """The source ended: settle what waits (an unclear play, a double never answered)."""
+        if self.pending is not None:
+            self._commit_pending("the video ended")
+        if self.state.phase == "moving" and self.dice_seen is not None:
+            pass  # thrown, never played: the record shows the throw
+        if self.state.phase == "doubled":
+            self._submit(Drop(), inferred="the video ended while the double waited")
+
+    # -- games ----------------------------------------------------------------------------
+    def _at_start(self, logp: np.ndarray) -> bool:
+        start = Position.start(self.state.variant)
+        classes = expected_classes(start.board[None], "light", self.variant)[0]
+        margin = float(logp.max(axis=1).sum() - logp[np.arange(26), classes].sum())
+        return margin <= self.thresholds.legal
+
+    def _new_game(self, first: int | None = None) -> None:
+        self._submit(NewGame(first=first))
+        self.pending = None
+
+    # -- throws ---------------------------------------------------------------------------
+    def _throw(self, dice: DiceReading, logp: np.ndarray) -> None:
+        state = self.state
+        thrower = COLOUR.index(dice.thrower) if dice.thrower else None
+        info = {"dice": list(dice.values), "player": None if thrower is None else thrower + 1}
+        if self.pending is not None:
+            self._commit_pending("the opponent threw")
+        if state.phase == "moving":  # the dice changed while a play was open: the turn ended
+            self._end_play(logp)
+        if self.state.phase == "doubled":
+            if thrower is None or thrower == self.state.on_roll:
+                self._submit(Take(), inferred="the doubler threw")
+        if self.state.phase in ("ready", "game_over") and self.variant == "long":
+            if self._at_start(logp) or self.state.phase == "ready":
+                self._new_game(first=thrower if thrower is not None else 0)
+        if self.state.phase == "opening":
+            d1, d2 = dice.values
+            if d1 == d2:
+                self.note("opening_tie", **info)
+                return
+            first = thrower if thrower is not None else 0
+            event = OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1)
+            self._submit(event, **info)
+            return
+        self._submit(Throw(*dice.values, valid=dice.valid), **info)
+
+    def _picked_up(self, logp: np.ndarray) -> None:
+        if self.state.phase == "moving":
+            self._end_play(logp)
+
+    # -- plays ----------------------------------------------------------------------------
+    def _end_play(self, logp: np.ndarray) -> None:
+        state = self.state
+        mover = COLOUR[state.on_roll]
+        pending = Pending(state.position, state.dice, mover, logp, since=self.t)
+        decision = decode(pending.before, pending.dice, mover, logp, self.thresholds)
+        if decision.kind == "unclear":
+            self.stats["unclear"] += 1
+            self.pending = pending
+            self.note("unclear", player=state.on_roll + 1, dice=list(state.dice), **decision.to_json())
+            return
+        self._play(decision, state.on_roll, state.dice)
+
+    def _play(self, decision: Decision, side: int, dice: tuple, **info) -> None:
+        self.stats[decision.kind if decision.kind != "unclear" else "benefit_of_doubt"] += 1
+        self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)
+
+    def _retry(self, logp: np.ndarray) -> None:
+        """Another settled look at the board while a play is unclear."""
+        p = self.pending
+        p.frames += 1
+        for lp in (logp, p.logp + logp):
+            decision = decode(p.before, p.dice, p.mover, lp, self.thresholds)
+            if decision.kind != "unclear":
+                self.pending = None
+                self.stats["unclear_resolved"] += 1
+                self._play(decision, self.state.on_roll, p.dice, frames=p.frames)
+                return
+        p.logp = p.logp + logp
+
+    def _commit_pending(self, why: str) -> None:
+        p = self.pending
+        self.pending = None
+        decision = decode(p.before, p.dice, p.mover, p.logp, self.thresholds)
+        if decision.kind == "unclear":
+            decision = Decision("unclear", decision.best_legal, decision.margin, decision.candidates,
+                                decision.best_legal)
+        self._play(decision, self.state.on_roll, p.dice, frames=p.frames,
+                   resolved=f"{why}: the likeliest legal play stands" if decision.kind == "unclear" else why)
+
+    # -- the cube -------------------------------------------------------------------------
+    def _cube(self, old: tuple, new: tuple, logp: np.ndarray) -> None:
+        (v0, loc0), (v1, loc1) = old, new
+        phase = self.state.phase
+        if self.pending is not None:
+            self._commit_pending("the cube was turned")
+        if self.state.phase == "moving":
+            self._end_play(logp)
+            if self.pending is not None:
+                self._commit_pending("the cube was turned")
+        if v1 == 2 * v0 or (v0 == 1 and v1 == 2):
+            if phase == "doubled" and loc1 == loc0 and loc1 in COLOUR:
+                self._submit(Beaver(), value=v1)
+                return
+            if loc1 in COLOUR:
+                doubler = 1 - COLOUR.index(loc1)
+                self._submit(Double(), player=doubler + 1, value=v1)
+                return
+        if phase == "doubled" and v1 == v0 and loc1 in COLOUR:
+            self._submit(Take(), player=COLOUR.index(loc1) + 1, value=v1)
+            return
+        self.note("cube_moved", value=v1, location=loc1)
+
+
+_EVENT_TYPE = {"NewGame": "game_start", "OpeningThrow": "opening", "Throw": "throw", "Played": "play",
+               "Double": "double", "Take": "take", "Drop": "drop", "Beaver": "beaver"}

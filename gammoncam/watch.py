@@ -1,0 +1,221 @@
+"""The frame loop: source -> settle gate -> recognizer -> tracker -> referee session -> listeners.
+
+Every frame goes through the gate (:mod:`vision.motion`); only the frame on which the board
+becomes settled is recognised, and its observation goes to the tracker (:mod:`gammoncam.tracker`),
+which submits events to the referee session (:mod:`gammoncam.referee`, logged before acting).
+Everything the tracker sees and every call goes to ``emit`` as a dict with the frame's time
+``t`` (seconds) and index ``frame``.
+
+The first settled frame calibrates (:mod:`vision.adapt`: orientation, colours, bar) when the
+real recognizer is used; a settled board that differs from the last one almost everywhere
+(the camera was bumped) re-fits the corners (:func:`vision.corners.refine`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from engine.transcript import session_transcript, write_transcript
+from gammoncam.frames import FrameSource
+from gammoncam.tracker import COLOUR, Thresholds, Tracker
+from vision.motion import SettleGate
+from vision.observation import Observation
+
+RELOCALISE_FOREIGN = 0.5  # a settled board this different from the last one: the camera moved
+
+
+def swap_observation(obs: Observation) -> Observation:
+    """The observation with light and dark exchanged (a board whose light checkers the network
+    calls dark, :mod:`vision.orientation`)."""
+    def swap(p):
+        q = p.copy()
+        q[..., 1:16], q[..., 16:31] = p[..., 16:31], p[..., 1:16]
+        return q
+
+    out = Observation({r: swap(p) for r, p in obs.points.items()},
+                      {"light": swap(obs.bar["dark"]), "dark": swap(obs.bar["light"])},
+                      obs.dice, obs.throw_valid, obs.cube, dict(obs.extra))
+    return out
+
+
+class RecognizerObserver:
+    """The trained recognizer behind the observer interface ``observer(image, index)``."""
+
+    def __init__(self, corners, variant: str, checker_model: str | None = None):
+        from vision.recognize import Recognizer
+
+        self.recognizer = Recognizer(checker_model)
+        self.corners = np.asarray(corners, np.float64)
+        self.variant = variant
+        self.bar = None
+        self.swapped = False
+        self.calibration = None
+        self.has_dice = bool(self.recognizer.extras)
+
+    def calibrate(self, image) -> dict:
+        from vision.adapt import calibrate
+
+        cal = calibrate(image, self.corners, self.variant, self.recognizer.checker_model)
+        self.calibration = cal
+        self.corners, self.bar, self.swapped = cal.corners, cal.bar, cal.swapped
+        return cal.to_json()
+
+    def relocalise(self, image) -> float:
+        from vision.corners import refine
+
+        new = refine(image, self.corners, search=max(6.0, 0.03 * float(np.linalg.norm(self.corners[2] - self.corners[0]))))
+        moved = float(np.abs(new - self.corners).max())
+        self.corners = new
+        return moved
+
+    def __call__(self, image, index: int) -> Observation:
+        if self.calibration is None:
+            self.calibrate(image)
+        obs = self.recognizer(image, self.corners, self.bar)
+        return swap_observation(obs) if self.swapped else obs
+
+
+@dataclass
+class WatchStats:
+    frames: int = 0
+    settled: int = 0
+    gate_ms: list = field(default_factory=list)
+    recognize_ms: list = field(default_factory=list)
+    track_ms: list = field(default_factory=list)
+    latency_ms: list = field(default_factory=list)  # settle (first still frame) to the event
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    video_s: float = 0.0
+
+    def to_json(self) -> dict:
+        med = lambda xs: round(float(np.median(xs)), 2) if xs else None
+        top = lambda xs: round(float(np.max(xs)), 2) if xs else None
+        return {"frames": self.frames, "settled": self.settled, "video_s": round(self.video_s, 2),
+                "wall_s": round(self.wall_s, 2), "cpu_s": round(self.cpu_s, 2),
+                "fps_wall": round(self.frames / self.wall_s, 1) if self.wall_s else None,
+                "fps_cpu": round(self.frames / self.cpu_s, 1) if self.cpu_s else None,
+                "gate_ms_median": med(self.gate_ms), "recognize_ms_median": med(self.recognize_ms),
+                "recognize_ms_max": top(self.recognize_ms), "track_ms_median": med(self.track_ms),
+                "latency_ms_median": med(self.latency_ms), "latency_ms_max": top(self.latency_ms)}
+
+
+class Watcher:
+    """Runs one source through the pipeline into ``referee``."""
+
+    def __init__(self, source: FrameSource, observer, referee, corners, *, emit: Callable[[dict], None],
+                 thresholds: Thresholds = Thresholds(), on_frame: Callable | None = None):
+        self.source = source
+        self.observer = observer
+        self.referee = referee
+        self.emit_out = emit
+        self.gate = SettleGate(corners, fps=source.fps)
+        self.stats = WatchStats()
+        self.current = {"t": 0.0, "frame": 0, "settle_wall": None, "quiet_ms": 0.0}
+        self.tracker = Tracker(referee, self._emit, thresholds)
+        self.on_frame = on_frame
+        referee.listeners.append(self._call)
+        warm_up(referee.state.variant)
+
+    def _emit(self, event: dict) -> None:
+        c = self.current
+        out = {"t": round(c["t"], 3), "frame": c["frame"], **event}
+        if c["settle_wall"] is not None and event.get("type") in ("play", "call", "throw", "double", "take",
+                                                                   "drop", "opening", "unclear"):
+            latency = c["quiet_ms"] + (time.perf_counter() - c["settle_wall"]) * 1000
+            out["latency_ms"] = round(latency, 1)
+            self.stats.latency_ms.append(latency)
+        self.emit_out(out)
+
+    def _call(self, index: int, ruling, state) -> None:
+        event = self.referee.events[index]
+        side = state.on_roll
+        self._emit({"type": "call", "kind": ruling.kind, "reason": ruling.reason, "text": ruling.text,
+                    "event": type(event).__name__, "player": None if side is None else side + 1,
+                    "game": state.game})
+
+    def run(self) -> WatchStats:
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        stats = self.stats
+        try:
+            for frame in self.source:
+                wall = time.perf_counter()
+                stats.frames += 1
+                stats.video_s = frame.time
+                reading = self.gate(frame.image)
+                stats.gate_ms.append(reading.ms)
+                if self.on_frame is not None:
+                    self.on_frame(frame, reading)
+                if not reading.settled_now:
+                    continue
+                stats.settled += 1
+                self.current.update(t=frame.time, frame=frame.index, settle_wall=wall,
+                                    quiet_ms=self.gate.quiet / self.gate.fps * 1000)
+                if reading.foreign > RELOCALISE_FOREIGN and hasattr(self.observer, "relocalise"):
+                    moved = self.observer.relocalise(frame.image)
+                    if moved > 2.0:
+                        self.gate.set_corners(self.observer.corners)
+                        self._emit({"type": "relocalised", "moved_px": round(moved, 1)})
+                first = getattr(self.observer, "calibration", True) is None
+                t0 = time.perf_counter()
+                obs = self.observer(frame.image, frame.index)
+                stats.recognize_ms.append((time.perf_counter() - t0) * 1000)
+                if first:
+                    self._emit({"type": "calibration", **self.observer.calibration.to_json()})
+                t1 = time.perf_counter()
+                self.tracker.observe(obs, frame.time, frame.index)
+                stats.track_ms.append((time.perf_counter() - t1) * 1000)
+            self.tracker.finish()
+        finally:
+            stats.cpu_s = time.process_time() - cpu0
+            stats.wall_s = time.perf_counter() - wall0
+        return stats
+
+
+def warm_up(variant) -> None:
+    """Compile the engine's kernels before the first frame, not at the first play."""
+    from engine.position import Position
+
+    start = Position.start(variant)
+    start.plays(3, 1)
+    start.check(3, 1, start.plays(3, 1)[0].position)
+
+
+def transcript_text(referee) -> str:
+    """The session so far as a match transcript (player 1 light, player 2 dark)."""
+    return write_transcript(session_transcript(referee.profile, referee.events, players=("Light", "Dark")))
+
+
+def feed_state(referee, mode: str = "monitor", calls: list | None = None) -> dict:
+    """The web page's state (web_ui/SCHEMA.md) from the referee session."""
+    from web_ui.board import board_state, pip_counts
+
+    s = referee.state
+    profile = referee.profile
+    variant = s.variant.name
+    board = board_state(s.position, (s.on_roll or 0) + 1) if s.position is not None else None
+    plays = []
+    transcript = session_transcript(profile, referee.events)
+    for game in transcript.games:
+        for a in game.actions:
+            if a.kind == "play" and a.play:
+                plays.append({"game": game.number, "turn": a.number, "player": a.side + 1,
+                              "dice": list(a.dice), "play": a.play})
+    last_call = calls[-1] if calls else None
+    return {
+        "variant": variant, "profile": profile.name.replace("-", "_"), "mode": mode,
+        "players": {"1": "Light", "2": "Dark"}, "match_length": profile.match_length,
+        "score": {"1": s.score[0], "2": s.score[1]},
+        "crawford": None if not profile.is_match else ("crawford" if s.crawford else "post" if s.post_crawford else "pre"),
+        "game": s.game, "turn": len(plays), "on_roll": None if s.on_roll is None else s.on_roll + 1,
+        "dice": sorted(s.dice, reverse=True) if s.dice else [],
+        "cube": {"value": s.cube, "owner": None if s.owner is None else s.owner + 1, "offered": s.phase == "doubled"},
+        "board": board, "pips": pip_counts(board, variant) if board else None,
+        "plays": plays, "call": last_call, "calls": list(calls or []), "ids": {"gnubg": None, "xgid": None},
+    }
+
+
+__all__ = ["Watcher", "RecognizerObserver", "swap_observation", "transcript_text", "feed_state", "COLOUR"]

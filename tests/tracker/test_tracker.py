@@ -1,0 +1,135 @@
+"""The live pipeline: settle gate, rules-guided decoding, and ``watch`` end to end.
+
+The clip (tests/tracker/data) is the first four turns of bglab match10013413 game 1, rendered
+(seed 101) and shrunk to 640x360; clip_truth.jsonl is its per-frame truth.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.position import Position
+from gammoncam.cli import main
+from gammoncam.tracker import Thresholds, decode, expected_classes
+from vision.motion import SettleGate
+
+DATA = Path(__file__).parent / "data"
+CLIP = DATA / "clip.mp4"
+TRUTH = [json.loads(line) for line in open(DATA / "clip_truth.jsonl")]
+FIELD = np.array(json.loads((DATA / "stage.json").read_text())["field"])
+
+
+def test_gate_settles_only_on_still_boards():
+    import cv2
+
+    cap = cv2.VideoCapture(str(CLIP))
+    gate = SettleGate(FIELD, fps=cap.get(cv2.CAP_PROP_FPS))
+    settled_now, ms = [], []
+    index = 0
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        r = gate(frame)
+        ms.append(r.ms)
+        if r.settled_now:
+            settled_now.append(index)
+        index += 1
+    assert index == len(TRUTH)
+    # never while a hand is over the board or the dice roll
+    bad = [i for i in settled_now if TRUTH[i]["hands_cover_board"] or TRUTH[i]["throw"]["rolling"]]
+    assert bad == []
+    # every time the dice come to rest, and every time they are picked up, the board settles
+    rest_starts = [i for i in range(1, len(TRUTH)) if TRUTH[i]["event"] == "throw_at_rest"
+                   and TRUTH[i - 1]["event"] != "throw_at_rest"]
+    for start in rest_starts:
+        assert any(start <= i < start + 9 for i in settled_now), start
+    assert np.median(ms) < 10
+
+
+def _observation_of(position: Position, mover: str, rng, noise=0.05) -> np.ndarray:
+    classes = expected_classes(position.board[None], mover, position.variant.name)[0]
+    p = np.full((26, 31), 1e-4)
+    p[np.arange(26), classes] = 1 - noise * rng.random(26)
+    p /= p.sum(axis=1, keepdims=True)
+    return np.log(p)
+
+
+def test_decode_picks_the_legal_play_from_a_noisy_observation():
+    rng = np.random.default_rng(1)
+    before = Position.start()
+    for dice, play in (((3, 1), "8/5 6/5"), ((6, 5), "24/13"), ((2, 2), "13/11(2) 6/4(2)")):
+        after = before.apply(play)
+        lp = _observation_of(after, "light", rng)
+        # a misread stack somewhere the play did not touch: one location half wrong
+        lp[3] = np.log(np.full(31, 1 / 31))
+        d = decode(before, dice, "light", lp)
+        assert d.kind == "legal" and d.position == after, (dice, play, d)
+
+
+def test_a_confident_illegal_play_is_called_and_an_ambiguous_one_is_unclear():
+    rng = np.random.default_rng(2)
+    before = Position.start()
+    wrong = before.apply("8/5 6/4")  # thrown 3-1, played 3-2
+    lp = _observation_of(wrong, "light", rng, noise=0.01)
+    d = decode(before, (3, 1), "light", lp)
+    assert d.kind == "illegal" and d.position == wrong
+    # the same board, seen with the two changed points unsure: not called, but not accepted either
+    classes = expected_classes(wrong.board[None], "light", "backgammon")[0]
+    legal = expected_classes(before.apply("8/5 6/5").board[None], "light", "backgammon")[0]
+    for loc in np.nonzero(classes != legal)[0]:
+        lp[loc] = np.log(np.full(31, 1e-4))
+        lp[loc, classes[loc]] = np.log(0.6)
+        lp[loc, legal[loc]] = np.log(0.3)
+    d = decode(before, (3, 1), "light", lp, Thresholds())
+    assert d.kind == "unclear"
+
+
+def test_watch_follows_the_clip(tmp_path, capsys):
+    out = tmp_path / "seen.mat"
+    log = tmp_path / "log.sqlite"
+    code = main(["watch", "--video", str(CLIP), "--truth", str(DATA / "clip_truth.jsonl"), "--corners-file",
+                 str(DATA / "stage.json"), "--match", "3", "--json", "--log", str(log), "--transcript-out", str(out)])
+    assert code == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert all("t" in e and "frame" in e for e in events)
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
+                     (1, [5, 5], "23/13 6/1* 6/1")]
+    assert [e["type"] for e in events if e["type"] in ("game_start", "opening")] == ["game_start", "opening"]
+    assert not [e for e in events if e["type"] == "call"]
+    assert "51: 24/23 13/8" in out.read_text() and log.exists()
+
+
+def test_a_source_that_vanishes_exits_2_and_keeps_the_log(tmp_path, monkeypatch, capsys):
+    from gammoncam import frames
+
+    real_iter = frames.FrameSource.__iter__
+
+    def dying(self):
+        for frame in real_iter(self):
+            if frame.index == 300:
+                raise frames.SourceLost(f"{self.name}: no frames for 5 s, the source is gone")
+            yield frame
+
+    monkeypatch.setattr(frames.FrameSource, "__iter__", dying)
+    out, log = tmp_path / "seen.mat", tmp_path / "log.sqlite"
+    code = main(["watch", "--video", str(CLIP), "--truth", str(DATA / "clip_truth.jsonl"), "--corners-file",
+                 str(DATA / "stage.json"), "--match", "3", "--log", str(log), "--transcript-out", str(out)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "the source is gone" in err and "kept" in err
+    assert log.exists() and "51: 24/23 13/8" in out.read_text()
+    from gammoncam.referee import Referee
+
+    with Referee.open(log) as ref:
+        assert ref.state.game == 1 and len(ref.events) >= 3
+
+
+def test_a_source_that_cannot_be_opened_exits_2(tmp_path, capsys):
+    code = main(["watch", "--video", str(tmp_path / "none.mp4"), "--truth", str(DATA / "clip_truth.jsonl"),
+                 "--corners-file", str(DATA / "stage.json"), "--log", str(tmp_path / "l.sqlite")])
+    assert code == 2
+    assert "no such file" in capsys.readouterr().err

@@ -1,0 +1,118 @@
+"""The recognizer: renders read right with given corners, probabilities, bad input, calibration."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from gammoncam.cli import main
+from vision import checkers
+from vision.layout import Physical, recognizer_form, start_board
+from vision.observation import Observation
+from vision.synth.render import render_image
+
+needs_model = pytest.mark.skipif(not checkers.MODEL.exists(), reason="models/checkers.onnx not trained")
+
+# Frames of a fixed run, at 1280x720, chosen with no hand over the board.
+SEED, INDICES = 20261130, range(6)
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    from vision.recognize import Recognizer
+
+    return Recognizer()
+
+
+@pytest.fixture(scope="module")
+def frames():
+    out = []
+    for i in INDICES:
+        img, truth = render_image(SEED, i, None, (1280, 720))
+        if not truth["hands_cover_board"]:
+            out.append((img, truth))
+    return out
+
+
+@needs_model
+def test_points_read_right(recognizer, frames):
+    right = total = 0
+    for img, truth in frames:
+        got = recognizer(img, np.array(truth["field"])).best()
+        want = truth["recognized"]
+        for row in ("top", "bottom"):
+            for g, w in zip(got[row], want[row]):
+                right += g == w
+                total += 1
+    assert total >= 48
+    assert right / total >= 0.97, f"{right}/{total} points right"
+
+
+@needs_model
+def test_probabilities_are_distributions(recognizer, frames):
+    img, truth = frames[0]
+    obs = recognizer(img, np.array(truth["field"]))
+    for row in ("top", "bottom"):
+        assert obs.points[row].shape == (12, 31)
+        assert np.allclose(obs.points[row].sum(axis=1), 1.0)
+    for colour in ("light", "dark"):
+        assert np.isclose(obs.bar[colour].sum(), 1.0)
+    assert 0.0 <= obs.confidence() <= 1.0
+    for die in obs.dice:
+        assert np.isclose(np.sum(die["faces"]), 1.0)
+
+
+def test_observation_form():
+    obs = Observation.uniform()
+    form = obs.to_json()
+    assert form["top"] == [[None, 0]] * 12 and form["off"] == {"light": 15, "dark": 15}
+    assert set(form) >= {"top", "bottom", "bar", "off", "dice", "throw_valid", "cube", "confidence"}
+
+
+@needs_model
+def test_calibration_from_opening(recognizer, tmp_path):
+    from vision.adapt import calibrate
+    from vision.synth.render import Stage
+    from vision.synth.scene import Content
+
+    rng = np.random.default_rng([SEED, 99])
+    stage = Stage(rng, "backgammon", (1280, 720))
+    phys = Physical.from_board(start_board("backgammon"), "light")
+    img, truth = stage.render(Content(phys, "light"))
+    field = np.array(truth["field"])
+    cal = calibrate(img, np.roll(field, 2, axis=0), "backgammon", recognizer.checker_model)  # given upside down
+    assert cal.accepted, cal.to_json()
+    assert np.abs(cal.corners - field).max() < 1e-6
+    # A wrong position is never silently accepted.
+    later = Physical.from_board({"variant": "backgammon", "player": [2, 2, 2, 2, 2, 5] + [0] * 18, "player_bar": 0,
+                                 "opponent": [0] * 18 + [3, 3, 3, 3, 3, 0], "opponent_bar": 0}, "light")
+    img2, _ = stage.render(Content(later, "light"))
+    assert not calibrate(img2, field, "backgammon", recognizer.checker_model).accepted
+    assert recognizer_form(phys, [], False, None)["top"][0] == ["dark", 5]
+
+
+@needs_model
+def test_command_line(tmp_path, capsys, frames):
+    img, truth = frames[0]
+    path = tmp_path / "frame.jpg"
+    cv2.imwrite(str(path), img)
+    corners = ",".join(f"{v:.2f}" for v in np.array(truth["field"]).ravel())
+    assert main(["recognize", str(path), "--corners", corners, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["top"]) == 12 and len(out["bottom"]) == 12 and 0 <= out["confidence"] <= 1
+
+
+def test_bad_input(tmp_path, capsys):
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"not an image")
+    good = tmp_path / "ok.png"
+    cv2.imwrite(str(good), np.zeros((90, 160, 3), np.uint8))
+    assert main(["recognize", str(tmp_path / "missing.jpg"), "--corners", "0,0,10,0,10,10,0,10"]) == 2
+    assert main(["recognize", str(bad), "--corners", "0,0,10,0,10,10,0,10"]) == 2
+    assert main(["recognize", str(good), "--corners", "1,2,3"]) == 2
+    assert main(["recognize", str(good), "--corners", "a,b,c,d,e,f,g,h"]) == 2
+    assert main(["recognize", str(good), "--corners", "0,0,10,10,10,0,0,10"]) == 2  # self-crossing
+    assert main(["eval-vision", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 6 and all(line.startswith("gammoncam ") for line in err)

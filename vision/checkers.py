@@ -1,0 +1,110 @@
+"""Checkers: colour and count of the stack on every point and on each half of the bar.
+
+Each *location* (24 points, the bar's light and dark halves) is read from one crop of the image
+taken in field coordinates (:mod:`vision.rectify`): a column one and a third points wide and the
+field's full height long, turned so the rail the stack grows from is at the top. A point's crop
+therefore holds its whole stack, long columns and upper layers included, and the stack facing
+it at the far end; a half of the bar is cropped from the middle outwards the same way.
+
+A small convolutional network (:mod:`vision.train`) maps a crop to a probability for each of
+31 readings: empty, light 1..15, dark 1..15 (the colour of a stack is the colour on top).
+
+>>> CLASSES[0], CLASSES[1], CLASSES[16], len(CLASSES)
+((None, 0), ('light', 1), ('dark', 1), 31)
+>>> class_of("dark", 15), class_of(None, 0)
+(30, 0)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.rectify import Field, quad
+
+CROP = (24, 144)  # width, height of a location's crop
+WIDTH_POINTS = 1.35  # a crop's width in point widths
+MAX_COUNT = 15
+CLASSES = [(None, 0)] + [("light", n) for n in range(1, 16)] + [("dark", n) for n in range(1, 16)]
+LOCATIONS = [("top", s) for s in range(12)] + [("bottom", s) for s in range(12)] + [("bar", "light"), ("bar", "dark")]
+MODEL = Path(__file__).resolve().parent.parent / "models" / "checkers.onnx"
+
+
+def class_of(colour: str | None, count: int) -> int:
+    """The class index of a reading."""
+    if not count or colour is None:
+        return 0
+    return (1 if colour == "light" else 16) + min(count, MAX_COUNT) - 1
+
+
+def location_quad(field: Field, where: tuple, shift: float = 0.0, scale: float = 1.0) -> np.ndarray:
+    """The field quadrilateral of a location's crop (``shift`` in point widths, ``scale`` of width)."""
+    w = field.point_w
+    half = WIDTH_POINTS * w * scale / 2
+    kind, which = where
+    if kind == "bar":
+        u = 0.5 + shift * w
+        # The bar's stacks start at the middle: light's grow down, dark's up.
+        return quad(u - half, u + half, 0.5, 1.5) if which == "light" else quad(u + half, u - half, 0.5, -0.5)
+    u = field.slot_u(which) + shift * w
+    return quad(u - half, u + half, 0.0, 1.0) if kind == "top" else quad(u + half, u - half, 1.0, 0.0)
+
+
+def crops(image: np.ndarray, field: Field, jitter: np.random.Generator | None = None) -> np.ndarray:
+    """The (26, h, w, 3) uint8 crops of every location, in :data:`LOCATIONS` order."""
+    out = np.empty((len(LOCATIONS), CROP[1], CROP[0], 3), np.uint8)
+    for i, where in enumerate(LOCATIONS):
+        shift, scale = 0.0, 1.0
+        if jitter is not None:
+            shift, scale = jitter.normal(0, 0.06), jitter.uniform(0.93, 1.07)
+        out[i] = field.crop(image, location_quad(field, where, shift, scale), CROP)
+    return out
+
+
+def labels(recognized: dict) -> np.ndarray:
+    """The 26 class indices of a truth's recognizer form."""
+    out = []
+    for kind, which in LOCATIONS:
+        if kind == "bar":
+            n = recognized["bar"][which]
+            out.append(class_of(which, n))
+        else:
+            colour, n = recognized[kind][which]
+            out.append(class_of(colour, n))
+    return np.array(out, np.int64)
+
+
+def to_input(batch: np.ndarray) -> np.ndarray:
+    """uint8 (N, h, w, 3) BGR crops to the network's float32 (N, 3, h, w) input in [0, 1]."""
+    return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class CheckerModel:
+    """The ONNX checker network run with onnxruntime (one thread per core)."""
+
+    def __init__(self, path: Path | str = MODEL):
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 2
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
+
+    def __call__(self, batch: np.ndarray) -> np.ndarray:
+        """(N, 31) probabilities for uint8 crops."""
+        logits = self.session.run(None, {self.input: to_input(batch)})[0]
+        return softmax(logits.astype(np.float64))
+
+
+def read(image: np.ndarray, field: Field, model: CheckerModel) -> np.ndarray:
+    """(26, 31) probabilities of every location's reading."""
+    return model(crops(image, field))

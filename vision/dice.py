@@ -1,0 +1,189 @@
+"""Dice and the doubling cube: found on a top-down view of the board, then read from a close crop.
+
+Two small networks, both on images cut in field coordinates (:mod:`vision.rectify`):
+
+1. *Finder*: a 192x192 top-down view of the field and its surroundings (rails, trays and some
+   table, where an off-board die or an owned cube lies) to two heat maps at a quarter of that
+   size, one for die centres and one for the cube's centre.
+2. *Reader*: a 40x40 crop round each found centre, taken from the full-resolution frame, to one
+   of 19 readings: a flat die showing 1..6, a cocked die whose top shows 1..6, the cube showing
+   2..64, or nothing (a false find).
+
+Validity (RULES 2.3) follows from where and how the dice lie: both flat, both in the field, in
+the same half (and, when the thrower is known, the thrower's right-hand half: the right for
+light, the left for dark). The cube shows 64 when its value is 1 (RULES 5.1): a 64 in the
+middle is read as value 1 in the middle; its location is the middle when it lies within the
+middle fifth of the field's height, else the side of the player it is nearer.
+
+>>> READINGS[0], READINGS[6], READINGS[12], READINGS[18]
+(('die', 1), ('cocked', 1), ('cube', 2), ('none', 0))
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.observation import CUBE_VALUES
+from vision.rectify import Field, quad
+
+VIEW = quad(-0.18, 1.32, -0.5, 1.5)
+VIEW_SIZE = 192
+STRIDE = 4
+CROP = 40
+CROP_U = 0.11  # a reading crop's side in u (about 1.6 checkers)
+ASPECT = 0.78  # the field's height over its width on a typical board, to keep crops square
+READINGS = ([("die", n) for n in range(1, 7)] + [("cocked", n) for n in range(1, 7)]
+            + [("cube", v) for v in (2, 4, 8, 16, 32, 64)] + [("none", 0)])
+MODELS = Path(__file__).resolve().parent.parent / "models"
+MODEL = MODELS / "dice_finder.onnx"
+READER = MODELS / "dice_reader.onnx"
+
+
+def view(image: np.ndarray, field: Field) -> np.ndarray:
+    """The finder's top-down view of the board and its surroundings."""
+    return field.crop(image, VIEW, (VIEW_SIZE, VIEW_SIZE))
+
+
+def view_to_field(xy) -> np.ndarray:
+    """Pixels of the view to field coordinates."""
+    xy = np.asarray(xy, np.float64)
+    (u0, v0), (u1, v1) = VIEW[0], VIEW[2]
+    return np.c_[u0 + xy[..., 0] / VIEW_SIZE * (u1 - u0), v0 + xy[..., 1] / VIEW_SIZE * (v1 - v0)]
+
+
+def field_to_view(uv) -> np.ndarray:
+    uv = np.asarray(uv, np.float64).reshape(-1, 2)
+    (u0, v0), (u1, v1) = VIEW[0], VIEW[2]
+    return np.c_[(uv[:, 0] - u0) / (u1 - u0) * VIEW_SIZE, (uv[:, 1] - v0) / (v1 - v0) * VIEW_SIZE]
+
+
+def reading_crop(image: np.ndarray, field: Field, uv, jitter: np.random.Generator | None = None) -> np.ndarray:
+    """The reader's square crop centred on field point ``uv``."""
+    u, v = uv
+    s = CROP_U / 2
+    if jitter is not None:
+        u, v = u + jitter.normal(0, 0.008), v + jitter.normal(0, 0.008)
+        s *= jitter.uniform(0.9, 1.1)
+    sv = s / ASPECT
+    return field.crop(image, quad(u - s, u + s, v - sv, v + sv), (CROP, CROP))
+
+
+def targets(truth: dict, field: Field) -> tuple[list, list]:
+    """Field centres of the truth's dice (with their readings) and of its cube."""
+    dice, cube = [], []
+    for obj in truth["objects"]:
+        name = obj["class"]
+        if obj["box"] is None or not name.startswith(("die", "cube")):
+            continue
+        x0, y0, x1, y1 = obj["box"]
+        uv = field.to_field([[(x0 + x1) / 2, (y0 + y1) / 2]])[0]
+        if name.startswith("die"):
+            cocked = name == "die_cocked"
+            dice.append((uv, READINGS.index(("cocked" if cocked else "die", obj["value"]))))
+        else:
+            cube.append((uv, READINGS.index(("cube", int(name.split("_")[1])))))
+    return dice, cube
+
+
+def heatmaps(dice: list, cube: list, sigma: float = 1.2) -> np.ndarray:
+    """(2, h, w) Gaussian targets at the finder's output resolution."""
+    n = VIEW_SIZE // STRIDE
+    out = np.zeros((2, n, n), np.float32)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    for ch, items in enumerate((dice, cube)):
+        for uv, _ in items:
+            x, y = field_to_view(uv)[0] / STRIDE - 0.5
+            out[ch] = np.maximum(out[ch], np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * sigma ** 2)))
+    return out
+
+
+def peaks(heat: np.ndarray, threshold: float, k: int) -> list:
+    """Up to ``k`` local maxima of ``heat`` above ``threshold``: (score, x, y) in view pixels."""
+    dil = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= dil) & (heat > threshold))
+    found = sorted(((float(heat[y, x]), x, y) for y, x in zip(ys, xs)), reverse=True)[:k]
+    out = []
+    for s, x, y in found:
+        # sub-cell centre from the 3x3 neighbourhood
+        y0, y1, x0, x1 = max(0, y - 1), min(heat.shape[0], y + 2), max(0, x - 1), min(heat.shape[1], x + 2)
+        w = heat[y0:y1, x0:x1]
+        gy, gx = np.mgrid[y0:y1, x0:x1]
+        cx, cy = (gx * w).sum() / w.sum(), (gy * w).sum() / w.sum()
+        out.append((s, (cx + 0.5) * STRIDE, (cy + 0.5) * STRIDE))
+    return out
+
+
+def _session(path: Path):
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 2
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def _input(batch: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+class DiceReader:
+    """Finds and reads the dice and the cube, and adds them to an observation."""
+
+    def __init__(self, finder: Path = MODEL, reader: Path = READER):
+        self.finder, self.reader = _session(finder), _session(reader)
+
+    def __call__(self, image: np.ndarray, field: Field, obs, thrower: str | None = None) -> None:
+        from vision.checkers import softmax
+
+        heat = self.finder.run(None, {"view": _input(view(image, field)[None])})[0][0]
+        heat = 1 / (1 + np.exp(-heat))
+        dice_found = peaks(heat[0], 0.3, 4)
+        cube_found = peaks(heat[1], 0.3, 1)
+        cands = [("die", s, x, y) for s, x, y in dice_found] + [("cube", s, x, y) for s, x, y in cube_found]
+        if not cands:
+            obs.dice, obs.throw_valid, obs.cube = [], 0.0, None
+            return
+        uvs = [view_to_field([x, y])[0] for _, _, x, y in cands]
+        batch = np.stack([reading_crop(image, field, uv) for uv in uvs])
+        probs = softmax(self.reader.run(None, {"crops": _input(batch)})[0].astype(np.float64))
+        dice = []
+        cube = None
+        for (kind, score, _, _), uv, p in zip(cands, uvs, probs):
+            if kind == "die":
+                faces = p[0:6] + p[6:12]
+                if faces.sum() < 0.5:
+                    continue
+                flat = float(p[0:6].sum() / faces.sum())
+                dice.append({"faces": faces / faces.sum(), "flat": flat, "score": score,
+                             "uv": [round(float(uv[0]), 4), round(float(uv[1]), 4)],
+                             "on_board": bool(0 <= uv[0] <= 1 and 0 <= uv[1] <= 1),
+                             "half": "left" if uv[0] < 0.5 else "right"})
+            else:
+                faces = p[12:18]
+                if faces.sum() < 0.5:
+                    continue
+                faces = faces / faces.sum()
+                location = "middle" if abs(uv[1] - 0.5) < 0.2 else ("light" if uv[1] > 0.5 else "dark")
+                loc = np.array([location == c for c in ("middle", "light", "dark")], float)
+                value = np.zeros(len(CUBE_VALUES))
+                for face, q in zip((2, 4, 8, 16, 32, 64), faces):
+                    value[CUBE_VALUES.index(1 if (face == 64 and location == "middle") else face)] += q
+                cube = {"value": value, "location": loc}
+        dice = sorted(dice, key=lambda d: -d["score"])[:2]
+        obs.dice, obs.cube = dice, cube
+        obs.throw_valid = throw_valid(dice, thrower)
+
+
+def throw_valid(dice: list, thrower: str | None = None) -> float:
+    """The probability that the throw counts (RULES 2.3), from each die's flatness and place."""
+    if len(dice) != 2:
+        return 0.0
+    p = dice[0]["flat"] * dice[1]["flat"]
+    if not (dice[0]["on_board"] and dice[1]["on_board"]) or dice[0]["half"] != dice[1]["half"]:
+        return 0.0
+    if thrower is not None and dice[0]["half"] != ("right" if thrower == "light" else "left"):
+        return 0.0
+    return float(p)

@@ -1,0 +1,167 @@
+"""Evaluation of the recognizer on a rendered test set: figures, a confusion matrix and an error map.
+
+``evaluate(directory)`` runs the recognizer on every frame of a ``gammoncam synth images``
+directory with the truth's field corners (or finds them, with ``auto_corners``) and compares the
+best reading with the truth's recognizer form:
+
+- per-point accuracy over the 24 points (colour and count both right), bar and off accuracy;
+- whole-board exact rate (24 points, bar and off all right);
+- dice (the two values and whether the throw counts) and cube (value and location), over the
+  frames that have them, when those stages are installed;
+- milliseconds per frame (median and 90th percentile, decoding excluded);
+- every figure also over the frames with no hand over the board.
+
+It writes ``report.json``, ``confusion.png`` (true count against read count, colour errors
+apart) and ``error_map.png`` (error rate of every location on a drawing of the board).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from vision.checkers import CLASSES, LOCATIONS, class_of
+
+
+def _frames(directory: Path):
+    for truth_path in sorted((directory / "truth").glob("*.json")):
+        yield truth_path.stem, truth_path, directory / "images" / f"{truth_path.stem}.jpg"
+
+
+def evaluate(directory: Path, out: Path | None = None, limit: int | None = None, recognizer=None,
+             progress: bool = True) -> dict:
+    """Measure the recognizer on ``directory``; write the report and pictures into ``out``."""
+    from vision.recognize import Recognizer
+
+    rec = recognizer or Recognizer()
+    frames = list(_frames(directory))[:limit]
+    if not frames:
+        raise FileNotFoundError(f"no truth/*.json under {directory}")
+    n_loc = len(LOCATIONS)
+    errors = np.zeros(n_loc)
+    confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
+    rows = []
+    for name, truth_path, image_path in tqdm(frames, desc="evaluating", unit="frame", disable=not progress):
+        truth = json.loads(truth_path.read_text())
+        image = cv2.imread(str(image_path))
+        obs = rec(image, np.array(truth["field"]))
+        got, want = obs.best(), truth["recognized"]
+        wrong = []
+        for i, (kind, which) in enumerate(LOCATIONS):
+            if kind == "bar":
+                t, p = class_of(which, want["bar"][which]), class_of(which, got["bar"][which])
+            else:
+                t, p = class_of(*want[kind][which]), class_of(*got[kind][which])
+            confusion[t, p] += 1
+            if t != p:
+                errors[i] += 1
+                wrong.append(i)
+        off_ok = got["off"] == want["off"]
+        row = {"frame": name, "wrong": wrong, "points_wrong": sum(1 for i in wrong if i < 24),
+               "bar_wrong": sum(1 for i in wrong if i >= 24), "off_ok": off_ok,
+               "board_exact": not wrong and off_ok, "ms": obs.extra["ms"],
+               "hands": bool(truth["hands_cover_board"]), "variant": truth["variant"]}
+        if rec.extras:
+            row["dice_ok"] = got["dice"] == want["dice"] or sorted(got["dice"]) == sorted(want["dice"])
+            row["throw_ok"] = row["dice_ok"] and got["throw_valid"] == want["throw_valid"]
+            row["has_dice"] = bool(want["dice"])
+        row["cube_ok"] = got["cube"] == want["cube"]
+        row["has_cube"] = want["cube"] is not None
+        rows.append(row)
+    report = {"directory": str(directory), "frames": len(rows), "all": summary(rows),
+              "no_hands": summary([r for r in rows if not r["hands"]]),
+              "by_variant": {v: summary([r for r in rows if r["variant"] == v]) for v in ("backgammon", "long")},
+              "location_error_rate": {f"{k}:{w}": round(float(e / len(rows)), 5)
+                                      for (k, w), e in zip(LOCATIONS, errors)}}
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "report.json").write_text(json.dumps(report, indent=1))
+        (out / "frames.json").write_text(json.dumps(rows))
+        cv2.imwrite(str(out / "confusion.png"), draw_confusion(confusion))
+        cv2.imwrite(str(out / "error_map.png"), draw_error_map(errors / len(rows)))
+        np.save(out / "confusion.npy", confusion)
+    return report
+
+
+def summary(rows: list) -> dict:
+    """The figures over ``rows`` (one per frame)."""
+    if not rows:
+        return {"frames": 0}
+    n = len(rows)
+    out = {"frames": n,
+           "point_accuracy": round(1 - sum(r["points_wrong"] for r in rows) / (24 * n), 6),
+           "point_errors": sum(r["points_wrong"] for r in rows),
+           "bar_accuracy": round(1 - sum(r["bar_wrong"] for r in rows) / (2 * n), 6),
+           "off_accuracy": round(sum(r["off_ok"] for r in rows) / n, 6),
+           "board_exact": round(sum(r["board_exact"] for r in rows) / n, 6),
+           "ms_median": round(float(np.median([r["ms"] for r in rows])), 2),
+           "ms_p90": round(float(np.percentile([r["ms"] for r in rows], 90)), 2)}
+    if "dice_ok" in rows[0]:
+        with_dice = [r for r in rows if r["has_dice"]]
+        out["dice_accuracy"] = round(sum(r["dice_ok"] for r in rows) / n, 6)
+        out["dice_accuracy_thrown"] = round(sum(r["dice_ok"] for r in with_dice) / max(1, len(with_dice)), 6)
+        out["throw_accuracy"] = round(sum(r["throw_ok"] for r in rows) / n, 6)
+    with_cube = [r for r in rows if r["has_cube"]]
+    out["cube_accuracy"] = round(sum(r["cube_ok"] for r in rows) / n, 6)
+    out["cube_accuracy_present"] = round(sum(r["cube_ok"] for r in with_cube) / max(1, len(with_cube)), 6)
+    return out
+
+
+def draw_confusion(confusion: np.ndarray, cell: int = 22) -> np.ndarray:
+    """The 31x31 confusion matrix (rows: truth, columns: read), log-shaded, counts printed."""
+    n = confusion.shape[0]
+    pad = 70
+    img = np.full((pad + n * cell + 10, pad + n * cell + 10, 3), 255, np.uint8)
+    norm = np.log1p(confusion) / max(1e-9, np.log1p(confusion.max()))
+    labels = ["0"] + [f"L{k}" for k in range(1, 16)] + [f"D{k}" for k in range(1, 16)]
+    for i in range(n):
+        for j in range(n):
+            x, y = pad + j * cell, pad + i * cell
+            v = norm[i, j]
+            colour = (255, int(255 * (1 - v)), int(255 * (1 - v))) if i == j else (
+                int(255 * (1 - v)), int(255 * (1 - v)), 255)
+            cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
+            if confusion[i, j] and i != j:
+                cv2.putText(img, str(confusion[i, j]), (x + 2, y + 15), cv2.FONT_HERSHEY_PLAIN, 0.75, (0, 0, 0), 1)
+        cv2.putText(img, labels[i], (4, pad + i * cell + 15), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 0, 0), 1)
+        cv2.putText(img, labels[i], (pad + i * cell + 1, pad - 6), cv2.FONT_HERSHEY_PLAIN, 0.6, (0, 0, 0), 1)
+    cv2.putText(img, "truth (rows) vs read (columns)", (4, 16), cv2.FONT_HERSHEY_PLAIN, 1.0, (0, 0, 0), 1)
+    return img
+
+
+def draw_error_map(rate: np.ndarray) -> np.ndarray:
+    """A board drawn from light's seat, each point and bar half shaded and labelled by its error rate."""
+    pw, ph, bw = 60, 240, 60
+    w, h = 12 * pw + bw + 20, 2 * ph + 80
+    img = np.full((h, w, 3), 255, np.uint8)
+    top = 40
+
+    def shade(r):
+        v = min(1.0, r / 0.02)  # full red at 2% errors
+        return (int(255 * (1 - v)), int(255 * (1 - v)), 255)
+
+    for i, (kind, which) in enumerate(LOCATIONS):
+        if kind == "bar":
+            x0 = 10 + 6 * pw
+            y0 = top + (ph if which == "light" else 0)
+            cv2.rectangle(img, (x0, y0), (x0 + bw, y0 + ph), shade(rate[i]), -1)
+            cv2.putText(img, f"{100 * rate[i]:.1f}", (x0 + 4, y0 + ph // 2), cv2.FONT_HERSHEY_PLAIN, 1, (0, 0, 0), 1)
+            continue
+        x0 = 10 + which * pw + (bw if which >= 6 else 0)
+        if kind == "top":
+            tri = np.array([[x0, top], [x0 + pw, top], [x0 + pw // 2, top + ph - 20]])
+            ty = top + 30
+        else:
+            tri = np.array([[x0, top + 2 * ph], [x0 + pw, top + 2 * ph], [x0 + pw // 2, top + ph + 20]])
+            ty = top + 2 * ph - 20
+        cv2.fillPoly(img, [tri.astype(np.int32)], shade(rate[i]))
+        cv2.polylines(img, [tri.astype(np.int32)], True, (0, 0, 0), 1)
+        cv2.putText(img, f"{100 * rate[i]:.1f}", (x0 + 8, ty), cv2.FONT_HERSHEY_PLAIN, 1, (0, 0, 0), 1)
+    cv2.rectangle(img, (10, top), (w - 10, top + 2 * ph), (0, 0, 0), 1)
+    cv2.putText(img, "error rate per location, % of frames (light's seat at the bottom)", (10, 24),
+                cv2.FONT_HERSHEY_PLAIN, 1.1, (0, 0, 0), 1)
+    return img

@@ -1,0 +1,122 @@
+"""The settle gate: is anything moving over the board, is a hand over it, has it settled?
+
+It runs on every frame, so it is cheap: the frame is shrunk once (``cv2.resize``, area
+averaging) and the board's quadrilateral, with a margin for dice thrown near the rails, is
+warped to a small grey image (192x128 by default). Three numbers come from that image:
+
+- *motion*: the share of its pixels that changed by more than ``delta`` grey levels since the
+  previous frame;
+- *foreign*: the share that differ by more than ``delta`` from the last *settled* image. A hand,
+  a sleeve or a cup over the board covers far more of it than a moved checker or a pair of dice,
+  so a large foreign share is read as "hands over the board";
+- *settled*: no motion for ``quiet`` consecutive frames (a time, so it does not depend on the
+  frame rate) and no hand over the board. :attr:`GateReading.settled_now` is true on the one frame
+  where the board becomes settled: the frame to recognise.
+
+>>> import numpy as np
+>>> gate = SettleGate(np.array([[10, 10], [110, 10], [110, 70], [10, 70]], float), fps=10)
+>>> frame = np.full((80, 120, 3), 90, np.uint8)
+>>> [gate(frame).settled_now for _ in range(4)]
+[False, True, False, False]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+SIZE = (192, 128)  # the gate's image of the board: width, height
+SHRINK = 2  # the frame is first shrunk by this factor
+
+
+@dataclass(frozen=True)
+class GateReading:
+    """What the gate says about one frame."""
+
+    motion: float  # share of the board image that changed since the previous frame
+    foreign: float  # share that differs from the last settled image
+    hands: bool  # something large (a hand) is over the board
+    settled: bool  # quiet long enough and no hand
+    settled_now: bool  # the first settled frame after motion: recognise this one
+    ms: float = 0.0  # time this reading took
+
+    def to_json(self) -> dict:
+        return {"motion": round(self.motion, 4), "foreign": round(self.foreign, 4), "hands": self.hands,
+                "settled": self.settled, "settled_now": self.settled_now}
+
+
+def expand(corners: np.ndarray, margin: float) -> np.ndarray:
+    """The quadrilateral grown by ``margin`` of its size round its centre."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    centre = c.mean(axis=0)
+    return centre + (c - centre) * (1 + margin)
+
+
+class SettleGate:
+    """The gate for one camera view of the board (``corners`` TL, TR, BR, BL in frame pixels).
+
+    ``quiet_s``: how long the board must be still to count as settled; ``delta``: grey levels a
+    pixel must change by to count; ``still``: the share of changed pixels below which a frame is
+    still; ``hand``: the foreign share above which a hand is over the board.
+    """
+
+    def __init__(self, corners, fps: float = 30.0, *, margin: float = 0.12, quiet_s: float = 0.1,
+                 delta: int = 12, still: float = 0.0008, hand: float = 0.03, hand_quiet_s: float = 1.0):
+        self.fps = float(fps) if fps and fps > 0 else 30.0
+        self.quiet = max(1, int(round(quiet_s * self.fps)))
+        self.hand_quiet = max(self.quiet, int(round(hand_quiet_s * self.fps)))
+        self.delta, self.still, self.hand = delta, still, hand
+        self.margin = margin
+        self.set_corners(corners)
+        self.reset()
+
+    def set_corners(self, corners) -> None:
+        """Follow the board to a new place in the image (after re-localisation)."""
+        quad = expand(corners, self.margin).astype(np.float32) / SHRINK
+        w, h = SIZE
+        dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+        self.homography = cv2.getPerspectiveTransform(quad, dst)
+        self.reset()
+
+    def reset(self) -> None:
+        self.previous: np.ndarray | None = None
+        self.reference: np.ndarray | None = None  # the last settled image
+        self.still_frames = 0
+        self.was_settled = False
+
+    def image(self, frame: np.ndarray) -> np.ndarray:
+        """The gate's small grey image of the board in ``frame``."""
+        h, w = frame.shape[:2]
+        small = cv2.resize(frame, (w // SHRINK, h // SHRINK), interpolation=cv2.INTER_AREA)
+        board = cv2.warpPerspective(small, self.homography, SIZE, flags=cv2.INTER_LINEAR)
+        grey = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
+        return cv2.GaussianBlur(grey, (3, 3), 0)
+
+    def __call__(self, frame: np.ndarray) -> GateReading:
+        import time
+
+        t0 = time.perf_counter()
+        grey = self.image(frame)
+        if self.previous is None:
+            motion = 1.0
+        else:
+            motion = float((cv2.absdiff(grey, self.previous) > self.delta).mean())
+        self.previous = grey
+        foreign = 0.0 if self.reference is None else float((cv2.absdiff(grey, self.reference) > self.delta).mean())
+        hands = foreign > self.hand
+        if motion <= self.still:
+            self.still_frames += 1
+        else:
+            self.still_frames = 0
+        # A still image that differs a lot from the last settled one is a hand at rest, a cup, a
+        # board moved or re-lit: wait for it to stay still much longer before taking it.
+        needed = self.hand_quiet if hands else self.quiet
+        settled = self.still_frames >= needed
+        settled_now = settled and not self.was_settled
+        if settled:
+            self.reference = grey
+            hands = False
+        self.was_settled = settled
+        return GateReading(motion, foreign, hands, settled, settled_now, (time.perf_counter() - t0) * 1000)

@@ -1,0 +1,103 @@
+"""An observation: a probability for every reading of every location, dice and cube.
+
+The tracker combines observations with the rules, so the recognizer hands over the whole
+distribution, not only its best guess. ``points[row][slot]`` and ``bar[colour]`` are
+probability vectors over :data:`vision.checkers.CLASSES` (empty, light 1..15, dark 1..15);
+``off`` is derived from the rest (each side has fifteen checkers), so it is given as the
+best reading only. Dice and cube carry their own small distributions.
+
+>>> import numpy as np
+>>> obs = Observation.uniform()
+>>> round(float(obs.points["top"][0].sum()), 6), obs.best()["top"][0]
+(1.0, [None, 0])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.checkers import CLASSES, LOCATIONS
+
+CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)
+CUBE_LOCATIONS = ("middle", "light", "dark")
+
+
+def fold_bar(p: np.ndarray, colour: str) -> np.ndarray:
+    """A bar half holds only its own colour: the other colour's mass moves to the same counts."""
+    out = np.zeros_like(p)
+    out[0] = p[0]
+    own, other = (slice(1, 16), slice(16, 31)) if colour == "light" else (slice(16, 31), slice(1, 16))
+    out[own] = p[own] + p[other]
+    return out
+
+
+@dataclass
+class Observation:
+    """What one frame shows, with probabilities."""
+
+    points: dict  # row -> (12, 31) probabilities
+    bar: dict  # colour -> (31,) probabilities (only that colour's classes are meaningful)
+    dice: list = field(default_factory=list)  # per die: {"faces": (6,) probs, "flat": p, "half": str}
+    throw_valid: float = 0.0  # probability that the throw counts (RULES 2.3)
+    cube: dict | None = None  # {"value": (7,) probs over CUBE_VALUES, "location": (3,) probs}
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_locations(cls, probs: np.ndarray, **kw) -> "Observation":
+        """From the (26, 31) location probabilities in :data:`LOCATIONS` order."""
+        points = {"top": probs[:12].copy(), "bottom": probs[12:24].copy()}
+        return cls(points, {"light": fold_bar(probs[24], "light"), "dark": fold_bar(probs[25], "dark")}, **kw)
+
+    @classmethod
+    def uniform(cls) -> "Observation":
+        p = np.zeros((len(LOCATIONS), len(CLASSES)))
+        p[:, 0] = 1.0
+        return cls.from_locations(p)
+
+    def best(self) -> dict:
+        """The most likely reading in the recognizer's form (without confidence)."""
+        rows = {row: [list(CLASSES[int(np.argmax(p))]) for p in self.points[row]] for row in ("top", "bottom")}
+        bar = {}
+        for colour, p in self.bar.items():
+            c, n = CLASSES[int(np.argmax(p))]
+            bar[colour] = n if c == colour else 0
+        off = {}
+        for colour in ("light", "dark"):
+            on = sum(n for row in rows.values() for c, n in row if c == colour) + bar[colour]
+            off[colour] = max(0, 15 - on)
+        dice = [int(np.argmax(d["faces"])) + 1 for d in self.dice]
+        cube = None
+        if self.cube is not None:
+            cube = {"value": CUBE_VALUES[int(np.argmax(self.cube["value"]))],
+                    "location": CUBE_LOCATIONS[int(np.argmax(self.cube["location"]))]}
+        return {**rows, "bar": bar, "off": off, "dice": dice, "throw_valid": bool(dice) and self.throw_valid >= 0.5,
+                "cube": cube}
+
+    def confidence(self) -> float:
+        """The probability that every location's best reading is right, taken as independent."""
+        logp = sum(float(np.log(max(p.max(), 1e-12))) for row in self.points.values() for p in row)
+        logp += sum(float(np.log(max(p.max(), 1e-12))) for p in self.bar.values())
+        for d in self.dice:
+            logp += float(np.log(max(np.max(d["faces"]), 1e-12)))
+        if self.cube is not None:
+            logp += float(np.log(max(np.max(self.cube["value"]), 1e-12)))
+        return float(np.exp(logp))
+
+    def to_json(self, full: bool = False) -> dict:
+        """The recognizer's form plus ``confidence``; with ``full``, every probability vector too."""
+        out = {**self.best(), "confidence": round(self.confidence(), 6)}
+        if full:
+            out["probabilities"] = {
+                "classes": [[c, n] for c, n in CLASSES],
+                "top": np.round(self.points["top"], 6).tolist(),
+                "bottom": np.round(self.points["bottom"], 6).tolist(),
+                "bar": {c: np.round(p, 6).tolist() for c, p in self.bar.items()},
+                "dice": [{k: (np.round(v, 6).tolist() if isinstance(v, np.ndarray) else v) for k, v in d.items()}
+                         for d in self.dice],
+                "throw_valid": round(float(self.throw_valid), 6),
+                "cube": None if self.cube is None else {k: np.round(v, 6).tolist() for k, v in self.cube.items()},
+            }
+        out.update(self.extra)
+        return out

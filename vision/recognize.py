@@ -1,0 +1,50 @@
+"""The whole chain: image and field corners in, an :class:`~vision.observation.Observation` out.
+
+1. Corners: given by the user (the field's TL, TR, BR, BL) or found (:mod:`vision.corners`).
+2. The bar's share of the field, from its edges (:func:`vision.rectify.estimate_bar`), unless a
+   calibration (:mod:`vision.adapt`) already knows it.
+3. Checkers on every point and on the bar (:mod:`vision.checkers`).
+4. Dice and cube (:mod:`vision.dice`, :mod:`vision.cube`) when their models are installed.
+
+>>> rec = Recognizer()  # doctest: +SKIP
+>>> rec(image, corners).best()["top"]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from vision import checkers
+from vision.observation import Observation
+from vision.rectify import Field, estimate_bar
+
+
+class Recognizer:
+    """Loads the models once; call it on each frame."""
+
+    def __init__(self, checker_model: str | None = None):
+        self.checker_model = checkers.CheckerModel(checker_model or checkers.MODEL)
+        self.extras = []
+        try:
+            from vision import dice
+
+            if dice.MODEL.exists():
+                self.extras.append(dice.DiceReader())
+        except ImportError:  # dice stage not installed
+            pass
+
+    def __call__(self, image: np.ndarray, corners, bar: float | None = None) -> Observation:
+        t0 = time.perf_counter()
+        corners = np.asarray(corners, np.float64).reshape(4, 2)
+        if bar is None:
+            bar = estimate_bar(image, corners)
+        field = Field(corners, bar)
+        probs = checkers.read(image, field, self.checker_model)
+        obs = Observation.from_locations(probs)
+        for stage in self.extras:
+            stage(image, field, obs)
+        obs.extra["ms"] = round((time.perf_counter() - t0) * 1000, 2)
+        obs.extra["bar_share"] = round(bar, 4)
+        return obs

@@ -1,0 +1,336 @@
+"""Training the recognizer's networks on renders, from scratch, resumable, exported to ONNX.
+
+Torch is needed only here (``pip install torch onnx``); the product runs the exported ONNX files
+with onnxruntime. A dataset directory is one written by ``gammoncam synth images``; its crops
+are cut once with the same code the recognizer runs (:func:`vision.checkers.crops`, with the
+bar found by :func:`vision.rectify.estimate_bar`) and cached next to it.
+
+Retrain the checker network from scratch::
+
+    gammoncam synth images --n 3000 --seed 101 --out data/train
+    gammoncam train-vision checkers data/train --epochs 12 --out models/checkers.onnx
+
+A run saves ``<out>.ckpt`` after every epoch and resumes from it when started again.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from vision import checkers
+from vision.rectify import Field, estimate_bar
+
+
+def _cut(job):
+    directory, index, seed = job
+    name = f"{index:06d}"
+    truth = json.loads((directory / "truth" / f"{name}.json").read_text())
+    image = cv2.imread(str(directory / "images" / f"{name}.jpg"))
+    field = Field(np.array(truth["field"]), estimate_bar(image, np.array(truth["field"])))
+    rng = np.random.default_rng([seed, index])
+    return checkers.crops(image, field, jitter=rng), checkers.labels(truth["recognized"])
+
+
+def checker_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """All crops and labels of a synth directory, cached in ``checker_crops.npz``."""
+    cache = directory / "checker_crops.npz"
+    if cache.exists():
+        data = np.load(cache)
+        return data["x"], data["y"]
+    n = len(list((directory / "truth").glob("*.json")))
+    jobs = [(directory, i, jitter_seed) for i in range(n)]
+    xs, ys = [], []
+    with ProcessPoolExecutor(workers, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
+        for x, y in tqdm(pool.map(_cut, jobs, chunksize=8), total=n, desc="cutting crops", unit="img"):
+            xs.append(x)
+            ys.append(y)
+    x, y = np.concatenate(xs), np.concatenate(ys)
+    np.savez(cache, x=x, y=y)
+    return x, y
+
+
+def checker_net(classes: int = len(checkers.CLASSES)):
+    """A small all-convolutional network for a 24x144 crop (strided convolutions, cheap on a CPU);
+    the last layers keep where along the column a checker lies."""
+    import torch.nn as nn
+
+    def block(i, o, s=1):
+        return [nn.Conv2d(i, o, 3, stride=s, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    layers = block(3, 16, 2) + block(16, 24, 2) + block(24, 32) + block(32, 40, 2) + block(40, 48, 2)
+    # 144x24 -> 9x2
+    return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.2), nn.Linear(48 * 9 * 2, 128),
+                         nn.ReLU(inplace=True), nn.Linear(128, classes))
+
+
+def _augment(xb, rng):
+    """Colour and light jitter, a mirror (a stack mirrored is the same stack), blur, on uint8 (N,h,w,3)."""
+    import torch
+
+    x = torch.from_numpy(checkers.to_input(xb))
+    n = x.shape[0]
+    gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
+    chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32))
+    bias = torch.from_numpy(rng.uniform(-0.08, 0.08, (n, 1, 1, 1)).astype(np.float32))
+    x = (x * gain * chan + bias).clamp(0, 1)
+    flip = torch.from_numpy(rng.random(n) < 0.5)
+    x[flip] = x[flip].flip(3)
+    x = x + torch.randn_like(x) * float(rng.uniform(0, 0.03))
+    return x
+
+
+def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: int = 128, lr: float = 3e-3,
+                   val_fraction: float = 0.03, threads: int = 2, seed: int = 0, samples: int = 25600) -> dict:
+    """Train (or resume) the checker network on the synth ``directories``; export ONNX to ``out``."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    xs, ys = zip(*(checker_dataset(d) for d in directories))
+    x, y = np.concatenate(xs), np.concatenate(ys)
+    rng = np.random.default_rng(seed)
+    n_img = len(x) // len(checkers.LOCATIONS)
+    val_img = rng.random(n_img) < val_fraction  # whole images held out, not single crops
+    val = np.repeat(val_img, len(checkers.LOCATIONS))
+    xt, yt, xv, yv = x[~val], y[~val], x[val], y[val]
+    # Non-empty stacks are the minority and the hard part: draw them twice as often.
+    weights = np.where(yt == 0, 1.0, 2.0)
+    weights /= weights.sum()
+    steps = min(len(xt), samples) // batch  # an 'epoch' is ``samples`` crops drawn by weight
+    net = checker_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps, pct_start=0.15)
+    ckpt = out.with_suffix(".ckpt")
+    start, history = 0, []
+    if ckpt.exists():
+        state = torch.load(ckpt, weights_only=False)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        start, history = state["epoch"], state["history"]
+        print(f"resuming after epoch {start}")
+    for epoch in range(start, epochs):
+        net.train()
+        t0 = time.time()
+        erng = np.random.default_rng([seed, epoch])
+        order = erng.choice(len(xt), steps * batch, p=weights)
+        bar = tqdm(range(steps), desc=f"epoch {epoch + 1}/{epochs}", unit="batch")
+        total = 0.0
+        for k in bar:
+            idx = np.sort(order[k * batch:(k + 1) * batch])
+            xb = _augment(xt[idx], erng)
+            loss = F.cross_entropy(net(xb), torch.from_numpy(yt[idx]), label_smoothing=0.02)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss)
+            if k % 20 == 0:
+                bar.set_postfix(loss=f"{total / (k + 1):.4f}")
+        acc = evaluate_net(net, xv, yv)
+        history.append({"epoch": epoch + 1, "loss": total / steps, "val_accuracy": acc, "seconds": time.time() - t0})
+        print(f"epoch {epoch + 1}: loss {total / steps:.4f}, held-out crop accuracy {acc:.5f}")
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+                    "epoch": epoch + 1, "history": history}, ckpt)
+    export_onnx(net, out)
+    return {"train_crops": int(len(xt)), "val_crops": int(len(xv)), "history": history}
+
+
+def evaluate_net(net, x: np.ndarray, y: np.ndarray) -> float:
+    import torch
+
+    net.eval()
+    right = 0
+    with torch.no_grad():
+        for k in range(0, len(x), 512):
+            p = net(torch.from_numpy(checkers.to_input(x[k:k + 512]))).argmax(1).numpy()
+            right += int((p == y[k:k + 512]).sum())
+    return right / max(1, len(x))
+
+
+def export_onnx(net, out: Path) -> None:
+    import torch
+
+    net.eval()
+    dummy = torch.zeros(1, 3, checkers.CROP[1], checkers.CROP[0])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, dummy, str(out), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+
+
+# --- dice and cube -------------------------------------------------------------------------
+
+def _cut_dice(job):
+    from vision import dice
+
+    directory, index, seed = job
+    name = f"{index:06d}"
+    truth = json.loads((directory / "truth" / f"{name}.json").read_text())
+    image = cv2.imread(str(directory / "images" / f"{name}.jpg"))
+    field = Field(np.array(truth["field"]), estimate_bar(image, np.array(truth["field"])))
+    rng = np.random.default_rng([seed, index, 1])
+    found, cube = dice.targets(truth, field)
+    view = dice.view(image, field)
+    heat = dice.heatmaps(found, cube)
+    crops, labels = [], []
+    for uv, label in found + cube:
+        for _ in range(2):
+            crops.append(dice.reading_crop(image, field, uv, jitter=rng))
+            labels.append(label)
+    # False finds: random places on and round the board, and checkers, away from dice and cube.
+    taken = [uv for uv, _ in found + cube]
+    for _ in range(4):
+        uv = np.array([rng.uniform(-0.1, 1.2), rng.uniform(-0.3, 1.3)])
+        if all(np.hypot(*(uv - t)) > 0.05 for t in taken):
+            crops.append(dice.reading_crop(image, field, uv, jitter=rng))
+            labels.append(len(dice.READINGS) - 1)
+    return view, heat, np.array(crops, np.uint8).reshape(-1, dice.CROP, dice.CROP, 3), np.array(labels, np.int64)
+
+
+def dice_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
+    """Finder views and heat maps, reader crops and labels of a synth directory (cached)."""
+    cache = directory / "dice_data.npz"
+    if cache.exists():
+        d = np.load(cache)
+        return d["views"], d["heats"], d["crops"], d["labels"]
+    n = len(list((directory / "truth").glob("*.json")))
+    jobs = [(directory, i, jitter_seed) for i in range(n)]
+    views, heats, crops, labels = [], [], [], []
+    with ProcessPoolExecutor(workers, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
+        for v, h, c, lab in tqdm(pool.map(_cut_dice, jobs, chunksize=8), total=n, desc="cutting dice", unit="img"):
+            views.append(v)
+            heats.append(h)
+            crops.append(c)
+            labels.append(lab)
+    out = (np.stack(views), np.stack(heats), np.concatenate(crops), np.concatenate(labels))
+    np.savez(cache, views=out[0], heats=out[1], crops=out[2], labels=out[3])
+    return out
+
+
+def finder_net():
+    """Heat maps of die and cube centres at a quarter of the 192x192 view."""
+    import torch.nn as nn
+
+    def block(i, o, s=1, d=1):
+        return [nn.Conv2d(i, o, 3, stride=s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    layers = (block(3, 8, 2) + block(8, 16, 2) + block(16, 16) + block(16, 16, d=2)
+              + block(16, 16, d=4) + [nn.Conv2d(16, 2, 1)])
+    net = nn.Sequential(*layers)
+    net[-1].bias.data.fill_(-4.0)
+    return net
+
+
+def reader_net(classes: int):
+    import torch.nn as nn
+
+    def block(i, o):
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), nn.MaxPool2d(2), *block(32, 48),
+                         nn.MaxPool2d(2), *block(48, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                         nn.Dropout(0.2), nn.Linear(64, classes))
+
+
+def _focal(logits, target):
+    """CenterNet's penalty-reduced focal loss on Gaussian targets."""
+    import torch
+
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = target.ge(0.99).float()
+    neg = 1 - pos
+    pos_loss = -(torch.log(p) * (1 - p) ** 2 * pos).sum()
+    neg_loss = -(torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg).sum()
+    return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
+
+
+def _colour_jitter(x, rng):
+    import torch
+
+    n = x.shape[0]
+    gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
+    chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32))
+    return (x * gain * chan).clamp(0, 1)
+
+
+def train_dice(directories: list[Path], out: Path, epochs: int = 8, threads: int = 2, seed: int = 0) -> dict:
+    """Train (or resume) the dice finder and reader; export ``dice_finder.onnx`` and ``dice_reader.onnx``."""
+    import torch
+    import torch.nn.functional as F
+
+    from vision import dice
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    parts = [dice_dataset(d) for d in directories]
+    views = np.concatenate([p[0] for p in parts])
+    heats = np.concatenate([p[1] for p in parts])
+    crops = np.concatenate([p[2] for p in parts])
+    labels = np.concatenate([p[3] for p in parts])
+    finder_path, reader_path = out.parent / "dice_finder.onnx", out.parent / "dice_reader.onnx"
+    ckpt = out.parent / "dice.ckpt"
+    finder, reader = finder_net(), reader_net(len(dice.READINGS))
+    opt_f = torch.optim.AdamW(finder.parameters(), lr=3e-3, weight_decay=1e-4)
+    opt_r = torch.optim.AdamW(reader.parameters(), lr=3e-3, weight_decay=1e-4)
+    fb, rb = 32, 128
+    steps_f, steps_r = len(views) // fb, len(crops) // rb
+    sched_f = torch.optim.lr_scheduler.OneCycleLR(opt_f, 3e-3, total_steps=epochs * steps_f, pct_start=0.15)
+    sched_r = torch.optim.lr_scheduler.OneCycleLR(opt_r, 3e-3, total_steps=epochs * steps_r, pct_start=0.15)
+    start, history = 0, []
+    if ckpt.exists():
+        s = torch.load(ckpt, weights_only=False)
+        for obj, key in ((finder, "finder"), (reader, "reader"), (opt_f, "opt_f"), (opt_r, "opt_r"),
+                         (sched_f, "sched_f"), (sched_r, "sched_r")):
+            obj.load_state_dict(s[key])
+        start, history = s["epoch"], s["history"]
+        print(f"resuming after epoch {start}")
+    for epoch in range(start, epochs):
+        t0 = time.time()
+        rng = np.random.default_rng([seed, epoch, 7])
+        finder.train()
+        reader.train()
+        order_f, order_r = rng.permutation(len(views)), rng.permutation(len(crops))
+        lf = lr_ = 0.0
+        bar = tqdm(range(max(steps_f, steps_r)), desc=f"dice epoch {epoch + 1}/{epochs}", unit="batch")
+        for k in bar:
+            if k < steps_f:
+                idx = np.sort(order_f[k * fb:(k + 1) * fb])
+                x = _colour_jitter(torch.from_numpy(checkers.to_input(views[idx])), rng)
+                loss = _focal(finder(x), torch.from_numpy(heats[idx]))
+                opt_f.zero_grad()
+                loss.backward()
+                opt_f.step()
+                sched_f.step()
+                lf += float(loss)
+            if k < steps_r:
+                idx = np.sort(order_r[k * rb:(k + 1) * rb])
+                x = _colour_jitter(torch.from_numpy(checkers.to_input(crops[idx])), rng)
+                loss = F.cross_entropy(reader(x), torch.from_numpy(labels[idx]), label_smoothing=0.02)
+                opt_r.zero_grad()
+                loss.backward()
+                opt_r.step()
+                sched_r.step()
+                lr_ += float(loss)
+            if k % 10 == 0:
+                bar.set_postfix(finder=f"{lf / max(1, min(k + 1, steps_f)):.3f}",
+                                reader=f"{lr_ / max(1, min(k + 1, steps_r)):.3f}")
+        history.append({"epoch": epoch + 1, "finder_loss": lf / steps_f, "reader_loss": lr_ / steps_r,
+                        "seconds": time.time() - t0})
+        print(history[-1])
+        torch.save({"finder": finder.state_dict(), "reader": reader.state_dict(), "opt_f": opt_f.state_dict(),
+                    "opt_r": opt_r.state_dict(), "sched_f": sched_f.state_dict(), "sched_r": sched_r.state_dict(),
+                    "epoch": epoch + 1, "history": history}, ckpt)
+    for net, path, name, shape in ((finder, finder_path, "view", (1, 3, dice.VIEW_SIZE, dice.VIEW_SIZE)),
+                                   (reader, reader_path, "crops", (1, 3, dice.CROP, dice.CROP))):
+        net.eval()
+        torch.onnx.export(net, torch.zeros(*shape), str(path), input_names=[name], output_names=["out"],
+                          dynamic_axes={name: {0: "n"}, "out": {0: "n"}}, opset_version=17, dynamo=False)
+    return {"views": int(len(views)), "reader_crops": int(len(crops)), "history": history}
