@@ -48,7 +48,7 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
     for name, truth_path, image_path in tqdm(frames, desc="evaluating", unit="frame", disable=not progress):
         truth = json.loads(truth_path.read_text())
         image = cv2.imread(str(image_path))
-        obs = rec(image, np.array(truth["field"]))
+        obs = rec(image, np.array(truth["field"]), mover=truth["mover"])  # the thrower, as the tracker knows it
         got, want = obs.best(), truth["recognized"]
         wrong = []
         for i, (kind, which) in enumerate(LOCATIONS):
@@ -165,3 +165,24 @@ def draw_error_map(rate: np.ndarray) -> np.ndarray:
     cv2.putText(img, "error rate per location, % of frames (light's seat at the bottom)", (10, 24),
                 cv2.FONT_HERSHEY_PLAIN, 1.1, (0, 0, 0), 1)
     return img
+
+
+def corner_refinement(directory: Path, noise_px: float = 3.0, limit: int | None = None, seed: int = 0) -> dict:
+    """Error in pixels of :func:`vision.corners.refine` started from the true field corners moved
+    by Gaussian noise of ``noise_px`` (as a user's clicks), before and after refinement."""
+    from vision.corners import refine
+
+    rng = np.random.default_rng(seed)
+    before, after = [], []
+    for name, truth_path, image_path in list(_frames(directory))[:limit]:
+        truth = json.loads(truth_path.read_text())
+        image = cv2.imread(str(image_path))
+        true = np.array(truth["field"])
+        clicked = true + rng.normal(0, noise_px, true.shape)
+        got = refine(image, clicked)
+        before += np.linalg.norm(clicked - true, axis=1).tolist()
+        after += np.linalg.norm(got - true, axis=1).tolist()
+    return {"frames": len(before) // 4, "click_noise_px": noise_px,
+            "clicked_median_px": round(float(np.median(before)), 3),
+            "refined_median_px": round(float(np.median(after)), 3),
+            "refined_p90_px": round(float(np.percentile(after, 90)), 3)}
