@@ -151,14 +151,20 @@ class DiceReader:
             return
         uvs = [view_to_field([x, y])[0] for _, x, y in cands]
         batch = np.stack([reading_crop(image, field, uv) for uv in uvs])
-        probs = softmax(self.reader.run(None, {"crops": _input(batch)})[0].astype(np.float64))
+        # A die's face reads the same turned by quarter turns: its pips are read from the four
+        # turns averaged (the cube's figures are not, so what a find is comes from the crop as is).
+        turns = np.concatenate([np.rot90(batch, k, axes=(1, 2)) for k in range(4)])
+        every = softmax(self.reader.run(None, {"crops": _input(turns)})[0].astype(np.float64))
+        every = every.reshape(4, len(batch), -1)
+        probs, turned = every[0], every.mean(axis=0)
         dice = []
         cube = None
-        for (score, _, _), uv, p in zip(cands, uvs, probs):
+        for (score, _, _), uv, p, q in zip(cands, uvs, probs, turned):
             faces, cube_faces = p[0:6] + p[6:12], p[12:18]
             if faces.sum() > 0.5:
-                flat = float(p[0:6].sum() / faces.sum())
-                dice.append({"faces": faces / faces.sum(), "flat": flat, "score": score * float(faces.sum()),
+                pips = q[0:6] + q[6:12]
+                flat = float(q[0:6].sum() / pips.sum())
+                dice.append({"faces": pips / pips.sum(), "flat": flat, "score": score * float(faces.sum()),
                              "uv": [round(float(uv[0]), 4), round(float(uv[1]), 4)],
                              "on_board": bool(0 <= uv[0] <= 1 and 0 <= uv[1] <= 1),
                              "half": "left" if uv[0] < 0.5 else "right"})
