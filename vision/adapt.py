@@ -3,13 +3,14 @@
 At the start of a game the position is known (each variant's starting position, RULES 1), so
 one frame of it is enough to learn, for this board and camera:
 
-- the corner order and which checkers the network should call light (:mod:`vision.orientation`);
+- the corner order, i.e. which long edge carries which row and which side each colour plays
+  (:mod:`vision.orientation`); light is the side whose checkers the network sees as the lighter;
 - the bar's share of the field, searched round the edge estimate for the value under which the
   known position is likeliest;
 - the mean colours of this board's light and dark checkers (kept for the tracker and reports);
-- a verdict: the calibration is *accepted* only if every location's best reading is the known
-  one; otherwise it is reported as rejected with the number of locations that disagree, and the
-  caller must not use it silently.
+- a verdict: the calibration is *accepted* only if at most :data:`TOLERANCE` locations' best
+  readings differ from the known position; otherwise it is reported as rejected with the number
+  of locations that disagree, and the caller must not use it silently.
 
 >>> cal = Calibration(np.zeros((4, 2)), 0.09, False, True, -1.0, 26)
 >>> cal.to_json()["accepted"]
@@ -24,9 +25,13 @@ import numpy as np
 
 from vision import checkers
 from vision.layout import Physical, recognizer_form, start_board
-from vision.orientation import (best_reading_matches, candidate_orders, expected_classes, log_likelihood,
-                                swap_colours)
+from vision.orientation import best_reading_matches, candidate_orders, expected_classes, log_likelihood
 from vision.rectify import Field, estimate_bar
+
+# Locations whose best reading may differ from the opening before the calibration is rejected.
+# The orientation and colours come from the likelihood of the whole position, so one misread
+# stack does not turn the board; a wrong board or a game in progress disagrees in many places.
+TOLERANCE = 2
 
 
 @dataclass
@@ -58,16 +63,18 @@ def calibrate(image: np.ndarray, corners, variant: str, model: checkers.CheckerM
     best = None
     for order in candidate_orders(np.asarray(corners, np.float64)):
         b0 = estimate_bar(image, order)
-        for bar in sorted({round(b, 4) for b in np.clip(b0 + np.arange(-0.02, 0.021, 0.005), 0.04, 0.16)}):
+        for bar in sorted({round(b, 4) for b in np.clip(b0 + np.array([-0.01, 0.0, 0.01]), 0.04, 0.16)}):
             probs = checkers.read(image, Field(order, bar), model)
-            for swapped in (False, True):
-                p = swap_colours(probs) if swapped else probs
-                ll = log_likelihood(p, expected)
-                if best is None or ll > best[0]:
-                    best = (ll, order, bar, swapped, p)
+            # Both openings look the same turned half round with the colours exchanged, so the
+            # colours are not searched: light is what the network sees as the lighter side, and
+            # the turn that puts it where light starts wins.
+            swapped = False
+            ll = log_likelihood(probs, expected)
+            if best is None or ll > best[0]:
+                best = (ll, order, bar, swapped, probs)
     ll, order, bar, swapped, probs = best
     matches = best_reading_matches(probs, expected)
-    cal = Calibration(order, float(bar), swapped, matches == len(expected), ll, matches)
+    cal = Calibration(order, float(bar), swapped, matches >= len(expected) - TOLERANCE, ll, matches)
     cal.colours = checker_colours(image, Field(order, bar), expected)
     return cal
 

@@ -90,19 +90,23 @@ def softmax(z: np.ndarray) -> np.ndarray:
 class CheckerModel:
     """The ONNX checker network run with onnxruntime (one thread per core)."""
 
-    def __init__(self, path: Path | str = MODEL):
+    def __init__(self, path: Path | str = MODEL, mirror: bool = True):
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 2
+        opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         self.input = self.session.get_inputs()[0].name
+        self.mirror = mirror
 
     def __call__(self, batch: np.ndarray) -> np.ndarray:
-        """(N, 31) probabilities for uint8 crops."""
-        logits = self.session.run(None, {self.input: to_input(batch)})[0]
-        return softmax(logits.astype(np.float64))
+        """(N, 31) probabilities for uint8 crops; with ``mirror``, averaged with the mirrored crops'."""
+        x = to_input(batch)
+        if self.mirror:
+            x = np.concatenate([x, x[..., ::-1]])
+        p = softmax(self.session.run(None, {self.input: np.ascontiguousarray(x)})[0].astype(np.float64))
+        return (p[:len(batch)] + p[len(batch):]) / 2 if self.mirror else p
 
 
 def read(image: np.ndarray, field: Field, model: CheckerModel) -> np.ndarray:

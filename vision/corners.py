@@ -34,14 +34,15 @@ def load_corners(path: str | Path) -> np.ndarray:
     return pts
 
 
-def _fit_edge(gray_grad: tuple, a: np.ndarray, b: np.ndarray, search: float, samples: int = 40):
+def _fit_edge(gray_grad: tuple, a: np.ndarray, b: np.ndarray, search: float, samples: int = 24,
+              span: tuple = (0.1, 0.9)):
     """The line (point, direction) best fitting the gradient peaks along the normals of a..b."""
     gx, gy = gray_grad
     d = (b - a) / np.linalg.norm(b - a)
     n = np.array([-d[1], d[0]])
     pts = []
     offsets = np.arange(-search, search + 0.01, 0.5)
-    for t in np.linspace(0.1, 0.9, samples):
+    for t in np.linspace(span[0], span[1], samples):
         p = a + t * (b - a)
         line = p[None] + offsets[:, None] * n[None]
         mx, my = line[:, 0].astype(np.float32), line[:, 1].astype(np.float32)
@@ -76,8 +77,14 @@ def refine(image: np.ndarray, corners: np.ndarray, search: float | None = None) 
     grad = (cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3))
     if search is None:
         search = max(3.0, 0.01 * np.linalg.norm(c[2] - c[0]))
-    lines = [_fit_edge(grad, c[i], c[(i + 1) % 4], search) for i in range(4)]
-    out = np.array([_intersect(*lines[(i - 1) % 4], *lines[i]) for i in range(4)])
+    # Each corner from the quarter of each edge next to it: a lens bends long edges, and the
+    # ends of an edge are what meet at the corner.
+    out = []
+    for i in range(4):
+        before = _fit_edge(grad, c[(i - 1) % 4], c[i], search, span=(0.65, 0.98))
+        after = _fit_edge(grad, c[i], c[(i + 1) % 4], search, span=(0.02, 0.35))
+        out.append(_intersect(*before, *after))
+    out = np.array(out)
     if np.abs(out - c).max() > 3 * search:  # a fit that ran away: keep what was given
         return c
     return out

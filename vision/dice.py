@@ -40,6 +40,7 @@ READINGS = ([("die", n) for n in range(1, 7)] + [("cocked", n) for n in range(1,
 MODELS = Path(__file__).resolve().parent.parent / "models"
 MODEL = MODELS / "dice_finder.onnx"
 READER = MODELS / "dice_reader.onnx"
+FIND = 0.08  # the finder's heat above which a place is read
 
 
 def view(image: np.ndarray, field: Field) -> np.ndarray:
@@ -140,38 +141,43 @@ class DiceReader:
 
         heat = self.finder.run(None, {"view": _input(view(image, field)[None])})[0][0]
         heat = 1 / (1 + np.exp(-heat))
-        dice_found = peaks(heat[0], 0.3, 4)
-        cube_found = peaks(heat[1], 0.3, 1)
-        cands = [("die", s, x, y) for s, x, y in dice_found] + [("cube", s, x, y) for s, x, y in cube_found]
+        # Generous finds, pooled from both maps; the reader says what each one is (or nothing).
+        cands = []
+        for s_, x, y in peaks(heat[0], FIND, 5) + peaks(heat[1], FIND, 3):
+            if all(np.hypot(x - cx, y - cy) > 3 for _, cx, cy in cands):
+                cands.append((s_, x, y))
         if not cands:
             obs.dice, obs.throw_valid, obs.cube = [], 0.0, None
             return
-        uvs = [view_to_field([x, y])[0] for _, _, x, y in cands]
+        uvs = [view_to_field([x, y])[0] for _, x, y in cands]
         batch = np.stack([reading_crop(image, field, uv) for uv in uvs])
-        probs = softmax(self.reader.run(None, {"crops": _input(batch)})[0].astype(np.float64))
+        # A die's face reads the same turned by quarter turns: its pips are read from the four
+        # turns averaged (the cube's figures are not, so what a find is comes from the crop as is).
+        turns = np.concatenate([np.rot90(batch, k, axes=(1, 2)) for k in range(4)])
+        every = softmax(self.reader.run(None, {"crops": _input(turns)})[0].astype(np.float64))
+        every = every.reshape(4, len(batch), -1)
+        probs, turned = every[0], every.mean(axis=0)
         dice = []
         cube = None
-        for (kind, score, _, _), uv, p in zip(cands, uvs, probs):
-            if kind == "die":
-                faces = p[0:6] + p[6:12]
-                if faces.sum() < 0.5:
-                    continue
-                flat = float(p[0:6].sum() / faces.sum())
-                dice.append({"faces": faces / faces.sum(), "flat": flat, "score": score,
+        for (score, _, _), uv, p, q in zip(cands, uvs, probs, turned):
+            faces, cube_faces = p[0:6] + p[6:12], p[12:18]
+            if faces.sum() > 0.5:
+                pips = q[0:6] + q[6:12]
+                flat = float(q[0:6].sum() / pips.sum())
+                dice.append({"faces": pips / pips.sum(), "flat": flat, "score": score * float(faces.sum()),
                              "uv": [round(float(uv[0]), 4), round(float(uv[1]), 4)],
                              "on_board": bool(0 <= uv[0] <= 1 and 0 <= uv[1] <= 1),
                              "half": "left" if uv[0] < 0.5 else "right"})
-            else:
-                faces = p[12:18]
-                if faces.sum() < 0.5:
-                    continue
-                faces = faces / faces.sum()
+            elif cube_faces.sum() > 0.5 and (cube is None or score * cube_faces.sum() > cube["score"]):
+                faces = cube_faces / cube_faces.sum()
                 location = "middle" if abs(uv[1] - 0.5) < 0.2 else ("light" if uv[1] > 0.5 else "dark")
                 loc = np.array([location == c for c in ("middle", "light", "dark")], float)
                 value = np.zeros(len(CUBE_VALUES))
                 for face, q in zip((2, 4, 8, 16, 32, 64), faces):
                     value[CUBE_VALUES.index(1 if (face == 64 and location == "middle") else face)] += q
-                cube = {"value": value, "location": loc}
+                cube = {"value": value, "location": loc, "score": score * float(cube_faces.sum())}
+        if cube is not None:
+            cube.pop("score")
         dice = sorted(dice, key=lambda d: -d["score"])[:2]
         obs.dice, obs.cube = dice, cube
         obs.throw_valid = throw_valid(dice, thrower)

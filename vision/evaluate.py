@@ -48,7 +48,7 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
     for name, truth_path, image_path in tqdm(frames, desc="evaluating", unit="frame", disable=not progress):
         truth = json.loads(truth_path.read_text())
         image = cv2.imread(str(image_path))
-        obs = rec(image, np.array(truth["field"]))
+        obs = rec(image, np.array(truth["field"]), mover=truth["mover"])  # the thrower, as the tracker knows it
         got, want = obs.best(), truth["recognized"]
         wrong = []
         for i, (kind, which) in enumerate(LOCATIONS):
@@ -140,8 +140,10 @@ def draw_error_map(rate: np.ndarray) -> np.ndarray:
     img = np.full((h, w, 3), 255, np.uint8)
     top = 40
 
+    top_rate = max(0.02, float(rate.max()))
+
     def shade(r):
-        v = min(1.0, r / 0.02)  # full red at 2% errors
+        v = min(1.0, r / top_rate)  # full red at the worst location (or 2%, if all are better)
         return (int(255 * (1 - v)), int(255 * (1 - v)), 255)
 
     for i, (kind, which) in enumerate(LOCATIONS):
@@ -165,3 +167,52 @@ def draw_error_map(rate: np.ndarray) -> np.ndarray:
     cv2.putText(img, "error rate per location, % of frames (light's seat at the bottom)", (10, 24),
                 cv2.FONT_HERSHEY_PLAIN, 1.1, (0, 0, 0), 1)
     return img
+
+
+def corner_refinement(directory: Path, noise_px: float = 3.0, limit: int | None = None, seed: int = 0) -> dict:
+    """Error in pixels of :func:`vision.corners.refine` started from the true field corners moved
+    by Gaussian noise of ``noise_px`` (as a user's clicks), before and after refinement."""
+    from vision.corners import refine
+
+    rng = np.random.default_rng(seed)
+    before, after = [], []
+    for name, truth_path, image_path in list(_frames(directory))[:limit]:
+        truth = json.loads(truth_path.read_text())
+        image = cv2.imread(str(image_path))
+        true = np.array(truth["field"])
+        clicked = true + rng.normal(0, noise_px, true.shape)
+        got = refine(image, clicked)
+        before += np.linalg.norm(clicked - true, axis=1).tolist()
+        after += np.linalg.norm(got - true, axis=1).tolist()
+    return {"frames": len(before) // 4, "click_noise_px": noise_px,
+            "clicked_median_px": round(float(np.median(before)), 3),
+            "refined_median_px": round(float(np.median(after)), 3),
+            "refined_p90_px": round(float(np.percentile(after, 90)), 3)}
+
+
+def calibration_check(n: int = 20, seed: int = 777, recognizer=None) -> dict:
+    """Calibrate on ``n`` rendered opening positions (both variants, new boards), corners given
+    turned half round on every other frame: how often the calibration is accepted, how often it
+    finds the right corner order, and how often a frame that is *not* the opening is rejected."""
+    from vision.adapt import calibrate
+    from vision.layout import Physical, start_board
+    from vision.recognize import Recognizer
+    from vision.synth.render import Stage
+    from vision.synth.scene import Content, random_board
+
+    rec = recognizer or Recognizer()
+    accepted = right_order = rejected_other = 0
+    for i in range(n):
+        rng = np.random.default_rng([seed, i])
+        variant = ("backgammon", "long")[i % 2]
+        stage = Stage(rng, variant, (1280, 720))
+        image, truth = stage.render(Content(Physical.from_board(start_board(variant), "light"), "light"))
+        field = np.array(truth["field"])
+        given = np.roll(field, 2, axis=0) if i % 4 >= 2 else field
+        cal = calibrate(image, given, variant, rec.checker_model)
+        accepted += cal.accepted
+        right_order += bool(np.abs(cal.corners - field).max() < 1e-6)
+        other, _ = stage.render(Content(Physical.from_board(random_board(rng, variant), "light"), "light"))
+        rejected_other += not calibrate(other, field, variant, rec.checker_model).accepted
+    return {"frames": n, "accepted": accepted / n, "right_corner_order": right_order / n,
+            "non_opening_rejected": rejected_other / n}

@@ -1,16 +1,16 @@
 """Orientation: which long edge carries which row and which colour is which, from a known position.
 
-Corners found automatically, or clicked in the wrong order, may start at any corner. The field
-is longer than it is high and its rows run along the long edges, so the candidates are the
-corner orders that put a long edge on top (two turns), each read with the colours as the network
-names them or swapped (a board whose "light" checkers are the darker pair). Each candidate is
-scored by the log-probability the checker network gives the known position (each variant's
-starting position at the start of a game); the best wins.
+Corners found automatically, or clicked in the wrong order, may start at any corner, so the
+candidates are the four turns of the corner order. (Each opening looks the same turned half
+round with the colours exchanged, so the colours are not a free choice: light is the side the
+network sees as lighter, and the turn puts light where light starts.) Each candidate is scored
+by the log-probability the checker network gives the known position (each variant's starting
+position at the start of a game); the best wins.
 
 >>> import numpy as np
 >>> c = np.array([[0, 0], [10, 0], [10, 6], [0, 6]], float)
 >>> [o.tolist()[0] for o in candidate_orders(c)]
-[[0.0, 0.0], [10.0, 6.0]]
+[[0.0, 0.0], [10.0, 6.0], [10.0, 0.0], [0.0, 6.0]]
 """
 
 from __future__ import annotations
@@ -20,14 +20,12 @@ import numpy as np
 from vision.checkers import CLASSES, LOCATIONS, class_of
 
 
-def candidate_orders(corners: np.ndarray) -> list[np.ndarray]:
-    """The corner orders (TL, TR, BR, BL) with a long edge on top: as given and turned half round."""
+def candidate_orders(corners: np.ndarray, quarter_turns: bool = True) -> list[np.ndarray]:
+    """The corner orders (TL, TR, BR, BL) to try: as given, turned half round and, with
+    ``quarter_turns``, a quarter either way (a near-square field seen at a slant gives no
+    reliable long edge)."""
     c = np.asarray(corners, np.float64).reshape(4, 2)
-    top = np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])
-    side = np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])
-    if side > top:  # the given top edge is a short one: start one corner on
-        c = np.roll(c, -1, axis=0)
-    return [c, np.roll(c, 2, axis=0)]
+    return [np.roll(c, -k, axis=0) for k in ((0, 2, 1, 3) if quarter_turns else (0, 2))]
 
 
 def swap_colours(probs: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ class Recognizer:
         except ImportError:  # dice stage not installed
             pass
 
-    def __call__(self, image: np.ndarray, corners, bar: float | None = None) -> Observation:
+    def __call__(self, image: np.ndarray, corners, bar: float | None = None, mover: str | None = None) -> Observation:
         t0 = time.perf_counter()
         corners = np.asarray(corners, np.float64).reshape(4, 2)
         if bar is None:
@@ -44,7 +44,7 @@ class Recognizer:
         probs = checkers.read(image, field, self.checker_model)
         obs = Observation.from_locations(probs)
         for stage in self.extras:
-            stage(image, field, obs)
+            stage(image, field, obs, mover)
         obs.extra["ms"] = round((time.perf_counter() - t0) * 1000, 2)
         obs.extra["bar_share"] = round(bar, 4)
         return obs

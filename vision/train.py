@@ -87,8 +87,11 @@ def _augment(xb, rng):
 
 
 def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: int = 128, lr: float = 3e-3,
-                   val_fraction: float = 0.03, threads: int = 2, seed: int = 0, samples: int = 25600) -> dict:
-    """Train (or resume) the checker network on the synth ``directories``; export ONNX to ``out``."""
+                   val_fraction: float = 0.03, threads: int = 2, seed: int = 0, samples: int = 25600,
+                   init: Path | None = None) -> dict:
+    """Train (or resume) the checker network on the synth ``directories``; export ONNX to ``out``.
+
+    ``init`` starts from an earlier run's checkpoint (fine-tuning, e.g. with a lower ``lr``)."""
     import torch
     import torch.nn.functional as F
 
@@ -106,6 +109,9 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
     weights /= weights.sum()
     steps = min(len(xt), samples) // batch  # an 'epoch' is ``samples`` crops drawn by weight
     net = checker_net()
+    if init is not None:  # fine-tune from weights this project trained before (a .ckpt)
+        net.load_state_dict(torch.load(init, weights_only=False)["net"])
+        print(f"starting from the weights in {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps, pct_start=0.15)
     ckpt = out.with_suffix(".ckpt")
@@ -261,7 +267,8 @@ def _colour_jitter(x, rng):
     return (x * gain * chan).clamp(0, 1)
 
 
-def train_dice(directories: list[Path], out: Path, epochs: int = 8, threads: int = 2, seed: int = 0) -> dict:
+def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int = 1, seed: int = 0,
+               init: Path | None = None, lr: float = 3e-3) -> dict:
     """Train (or resume) the dice finder and reader; export ``dice_finder.onnx`` and ``dice_reader.onnx``."""
     import torch
     import torch.nn.functional as F
@@ -275,15 +282,20 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 8, threads: int
     heats = np.concatenate([p[1] for p in parts])
     crops = np.concatenate([p[2] for p in parts])
     labels = np.concatenate([p[3] for p in parts])
-    finder_path, reader_path = out.parent / "dice_finder.onnx", out.parent / "dice_reader.onnx"
-    ckpt = out.parent / "dice.ckpt"
+    finder_path, reader_path = out.parent / f"{out.stem}_finder.onnx", out.parent / f"{out.stem}_reader.onnx"
+    ckpt = out.with_suffix(".ckpt")
     finder, reader = finder_net(), reader_net(len(dice.READINGS))
-    opt_f = torch.optim.AdamW(finder.parameters(), lr=3e-3, weight_decay=1e-4)
-    opt_r = torch.optim.AdamW(reader.parameters(), lr=3e-3, weight_decay=1e-4)
+    if init is not None:  # fine-tune from an earlier run's weights
+        state = torch.load(init, weights_only=False)
+        finder.load_state_dict(state["finder"])
+        reader.load_state_dict(state["reader"])
+        print(f"starting from the weights in {init}")
+    opt_f = torch.optim.AdamW(finder.parameters(), lr=lr, weight_decay=1e-4)
+    opt_r = torch.optim.AdamW(reader.parameters(), lr=lr, weight_decay=1e-4)
     fb, rb = 32, 128
     steps_f, steps_r = len(views) // fb, len(crops) // rb
-    sched_f = torch.optim.lr_scheduler.OneCycleLR(opt_f, 3e-3, total_steps=epochs * steps_f, pct_start=0.15)
-    sched_r = torch.optim.lr_scheduler.OneCycleLR(opt_r, 3e-3, total_steps=epochs * steps_r, pct_start=0.15)
+    sched_f = torch.optim.lr_scheduler.OneCycleLR(opt_f, lr, total_steps=epochs * steps_f, pct_start=0.15)
+    sched_r = torch.optim.lr_scheduler.OneCycleLR(opt_r, lr, total_steps=epochs * steps_r, pct_start=0.15)
     start, history = 0, []
     if ckpt.exists():
         s = torch.load(ckpt, weights_only=False)

@@ -51,7 +51,17 @@ def _recognize(args) -> int:
     import numpy as np
 
     image = read_image(args.image)
-    if args.corners:
+    bar = None
+    if args.corners and os.path.isfile(args.corners):
+        from vision.corners import load_corners
+
+        try:
+            corners = load_corners(args.corners)
+            saved = json.loads(Path(args.corners).read_text())
+            bar = saved.get("bar_share") if isinstance(saved, dict) else None  # a calibration's output
+        except (ValueError, KeyError, OSError) as exc:
+            raise UsageError(f"cannot read corners from {args.corners}: {exc}") from None
+    elif args.corners:
         corners = np.array(parse_corners(args.corners))
     else:
         from vision.corners import find_corners
@@ -60,9 +70,25 @@ def _recognize(args) -> int:
         if found is None:
             raise UsageError("could not find the board: give --corners")
         corners = found
+    if args.refine:
+        from vision.corners import refine
+
+        corners = refine(image, corners)
     from vision.recognize import Recognizer
 
-    obs = Recognizer()(image, corners)
+    rec = Recognizer()
+    if args.opening:
+        from vision.adapt import calibrate
+
+        if not args.variant:
+            raise UsageError("--opening needs --variant (whose starting position the frame shows)")
+        cal = calibrate(image, corners, args.variant, rec.checker_model)
+        print(json.dumps(cal.to_json()))
+        if not cal.accepted:
+            print(f"gammoncam recognize: calibration rejected: {26 - cal.matches} of 26 locations do not show "
+                  f"the starting position", file=sys.stderr)
+        return 0 if cal.accepted else 1
+    obs = rec(image, corners, bar=bar, mover=args.mover)
     out = obs.to_json(full=args.probabilities)
     out["corners"] = np.round(corners, 2).tolist()
     if args.json:
@@ -97,11 +123,13 @@ def _train(args) -> int:
         if not (d / "truth").is_dir():
             raise UsageError(f"{d} is not a rendered data set (no truth/ folder)")
     if args.stage == "checkers":
-        result = train_checkers(dirs, Path(args.out or "models/checkers.onnx"), epochs=args.epochs)
+        result = train_checkers(dirs, Path(args.out or "models/checkers.onnx"), epochs=args.epochs, lr=args.lr,
+                                samples=args.samples, init=Path(args.init) if args.init else None)
     else:
-        from vision.dice import train_dice
+        from vision.train import train_dice
 
-        result = train_dice(dirs, Path(args.out or "models/dice.onnx"), epochs=args.epochs)
+        result = train_dice(dirs, Path(args.out or "models/dice.onnx"), epochs=args.epochs, lr=args.lr,
+                            init=Path(args.init) if args.init else None, threads=args.threads)
     print(json.dumps(result, indent=1))
     return 0
 
@@ -109,8 +137,13 @@ def _train(args) -> int:
 def register(subparsers) -> None:
     p = subparsers.add_parser("recognize", help="read the board, dice and cube in one image")
     p.add_argument("image")
-    p.add_argument("--corners", help="the playing area's TL,TR,BR,BL in the image: x1,y1,...,x4,y4")
+    p.add_argument("--corners", help="the playing area's TL,TR,BR,BL in the image: x1,y1,...,x4,y4, or a JSON file")
+    p.add_argument("--refine", action="store_true", help="re-fit the given corners to the field's edges")
+    p.add_argument("--mover", choices=("light", "dark"), help="who threw, to judge the throw's half (RULES 2.3)")
     p.add_argument("--variant", choices=("backgammon", "long"), help="the variant (not needed to read a frame)")
+    p.add_argument("--opening", action="store_true",
+                   help="the frame shows --variant's starting position: calibrate (orientation, colours, bar) "
+                        "and verify; exit 1 if the calibration is rejected")
     p.add_argument("--json", action="store_true", help="print the reading as JSON")
     p.add_argument("--probabilities", action="store_true", help="include every probability vector")
     p.set_defaults(func=_recognize)
@@ -125,5 +158,9 @@ def register(subparsers) -> None:
     p.add_argument("stage", choices=("checkers", "dice"))
     p.add_argument("dirs", nargs="+")
     p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (checkers)")
+    p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers)")
+    p.add_argument("--init", help="start from this checkpoint's weights")
+    p.add_argument("--threads", type=int, default=1, help="torch threads (dice)")
     p.add_argument("--out")
     p.set_defaults(func=_train)

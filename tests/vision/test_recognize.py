@@ -89,7 +89,7 @@ def test_calibration_from_opening(recognizer, tmp_path):
                                  "opponent": [0] * 18 + [3, 3, 3, 3, 3, 0], "opponent_bar": 0}, "light")
     img2, _ = stage.render(Content(later, "light"))
     assert not calibrate(img2, field, "backgammon", recognizer.checker_model).accepted
-    assert recognizer_form(phys, [], False, None)["top"][0] == ["dark", 5]
+    assert recognizer_form(phys, [], False, None)["top"][0] == ["light", 5]  # light's 13 point
 
 
 @needs_model
