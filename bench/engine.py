@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from engine import BACKGAMMON, LONG_NARDY, Position, kernels  # noqa: E402
+from engine import BACKGAMMON, LONG_NARDY, kernels  # noqa: E402
 from engine.position import workspace  # noqa: E402
 from engine.selfplay import ROLLS, random_positions  # noqa: E402
 

@@ -196,11 +196,18 @@ def read_dice(obs: Observation, sure: float = 0.6) -> DiceReading | None | str:
     return DiceReading(values, half, bool(obs.throw_valid >= 0.5))
 
 
-def read_cube(obs: Observation) -> tuple | None:
-    """(value, location) of the cube on view, or None."""
+def read_cube(obs: Observation, sure: float = 0.9) -> tuple | None | str:
+    """(value, location) of the cube on view, None when there is none, "unsure" otherwise.
+
+    A cube action is an event the referee may call, so a reading that is not sure of both its
+    face and its place is not acted on (a false call costs more than a late one).
+    """
     if obs.cube is None:
         return None
-    return (CUBE_VALUES[int(np.argmax(obs.cube["value"]))], CUBE_LOCATIONS[int(np.argmax(obs.cube["location"]))])
+    value, location = obs.cube["value"], obs.cube["location"]
+    if float(np.max(value)) < sure or float(np.max(location)) < sure:
+        return "unsure"
+    return (CUBE_VALUES[int(np.argmax(value))], CUBE_LOCATIONS[int(np.argmax(location))])
 
 
 # --- the tracker ---------------------------------------------------------------------------
@@ -265,12 +272,15 @@ class Tracker:
                 self._submit(Drop(), inferred="the board was set up again")
             if self.state.phase in ("ready", "game_over") and not (self.state.phase == "ready" and self.variant == "long"):
                 self._new_game()
-            self.cube_seen = read_cube(obs)
+            cube = read_cube(obs)
+            self.cube_seen = cube if cube != "unsure" else None
             self.dice_seen = None
             return
         if self.pending is not None:
             self._retry(logp)
         cube = read_cube(obs)
+        if cube == "unsure":
+            cube = None
         if cube is not None and self.cube_seen is not None and cube != self.cube_seen:
             self._cube(self.cube_seen, cube, logp)
         if cube is not None:
@@ -382,6 +392,12 @@ class Tracker:
     def _cube(self, old: tuple, new: tuple, logp: np.ndarray) -> None:
         (v0, loc0), (v1, loc1) = old, new
         phase = self.state.phase
+        if phase in ("opening", "ready"):
+            # No throw of this game has been seen yet, so the tracker has missed something:
+            # a call now could only be wrong. Wait for the next throw.
+            self.note("unclear", what="cube turned before the opening throw was seen", value=v1,
+                      location=loc1)
+            return
         if self.pending is not None:
             self._commit_pending("the cube was turned")
         if self.state.phase == "moving":

@@ -262,12 +262,6 @@ def run_demo(args) -> int:
         args.match = meta["match_length"]
     if not args.corners and not args.corners_file:
         args.corners = ",".join(str(v) for xy in meta["field"] for v in xy)
-    from vision.checkers import MODEL
-
-    if not args.truth and not os.path.exists(args.checker_model or str(MODEL)):
-        args.truth = str(DEMO_DIR / "demo_truth.jsonl")
-        print("gammoncam demo: no trained checker model is installed (models/checkers.onnx); the demo "
-              "uses the video's recorded truth with noise as a stand-in recognizer", file=sys.stderr)
     feed, handle = _serve(args)
     try:
         code = watch(args, str(video), str(video), feed=feed, pace=args.speed)
