@@ -63,7 +63,10 @@ class ServerHandle:
         # the streams end, their threads finish while the loop still flushes what they wrote
         self.server.task_dispatcher.shutdown(timeout=timeout)
         # then close every socket from the loop's own thread, which ends the loop
-        self.server.trigger.pull_trigger(self._close_all)
+        try:
+            self.server.trigger.pull_trigger(self._close_all)
+        except OSError:  # the loop already ended and closed its trigger
+            pass
         if not self._done.wait(timeout):
             self.server.close()
 
