@@ -1,8 +1,8 @@
 """A referee session in its own process, for the crash test: ``session_driver.py LOG EVENTS``.
 
 It opens (or resumes) the log, submits the events of the JSON-lines file EVENTS that the log
-does not hold yet, one by one, and prints ``done`` at the end. The test kills it with
-``kill -9`` at random instants and starts it again.
+does not hold yet, one by one, printing ``submitted`` after each, and ``done`` at the end. The
+test kills it with ``kill -9`` at random instants and starts it again.
 """
 
 import json
@@ -21,6 +21,7 @@ def main(log: str, events_path: str) -> None:
         print("open", len(referee.events), flush=True)
         for event in events[len(referee.events):]:
             referee.submit(event)
+            print("submitted", flush=True)
     print("done", flush=True)
 
 

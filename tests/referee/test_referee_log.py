@@ -76,12 +76,15 @@ def test_kill_9_at_random_instants_then_restart(tmp_path):
         proc = subprocess.Popen([sys.executable, str(DRIVER), str(log), str(events)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         if kills < 20:
-            # kill at a random instant of the appending, once the log is open again
+            # kill at a random instant of the appending, once the log is open again: after a
+            # random number of events (so the run cannot end first, however fast the machine)
+            # and a random fraction of the next one
             assert proc.stdout.readline().startswith(b"open")
-            time.sleep(rng.uniform(0, 0.25))
-            if proc.poll() is None:
-                os.kill(proc.pid, signal.SIGKILL)
-                kills += 1
+            for _ in range(rng.randint(0, 60)):
+                assert proc.stdout.readline() == b"submitted\n"
+            time.sleep(rng.uniform(0, 0.003))
+            os.kill(proc.pid, signal.SIGKILL)
+            kills += 1
         out, err = proc.communicate(timeout=60)
         if proc.returncode == 0:
             assert out.split()[-1] == b"done", err
