@@ -8,7 +8,9 @@ import cv2
 from gammoncam.cli import main
 from vision.synth.video import Turn, game_events, write_video
 
-TRANSCRIPT = """ Game 1
+TRANSCRIPT = """ 3 point match
+
+ Game 1
  lasse : 0                       mglough : 0
   1)                             51: 24/23 13/8
   2) 21: 13/11 24/23             22: 6/4 6/4 13/11 13/11
