@@ -52,22 +52,28 @@ def _images(args) -> int:
 
 
 def _video(args) -> int:
-    from vision.synth.transcript import read_game
+    from vision.synth.transcript import read_game, selfplay_turns
     from vision.synth.video import game_events, write_video
 
-    try:
-        text = Path(args.transcript).read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.transcript}: {exc.strerror}") from None
-    try:
-        turns = read_game(text, args.game)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    if args.max_turns is not None:
-        turns = turns[: args.max_turns]
-    if not turns:
-        raise UsageError(f"no plays found in game {args.game} of {args.transcript}")
-    variant = "long" if "longnardy" in text.replace(" ", "").lower() else "backgammon"
+    if args.max_turns is not None and args.max_turns < 1:
+        raise UsageError("--max-turns must be at least 1")
+    if args.selfplay:
+        variant = args.selfplay
+        turns = selfplay_turns(variant, args.seed, args.max_turns or 60)
+    else:
+        try:
+            text = Path(args.transcript).read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.transcript}: {exc.strerror}") from None
+        try:
+            turns = read_game(text, args.game)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if args.max_turns is not None:
+            turns = turns[: args.max_turns]
+        if not turns:
+            raise UsageError(f"no plays found in game {args.game} of {args.transcript}")
+        variant = "long" if "longnardy" in text.replace(" ", "").lower() else "backgammon"
     out = _out_dir(args.out)
     size = _size(args.size) or (1280, 720)
     if not 1 <= args.fps <= 60:
@@ -104,12 +110,16 @@ def register(subparsers) -> None:
     images.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     images.set_defaults(func=_images)
 
-    video = sub.add_parser("video", help="a game from a transcript as mp4 + per-frame truth (JSON lines)")
-    video.add_argument("--transcript", required=True, help="a .mat/.txt match transcript")
+    video = sub.add_parser("video", help="a game from a transcript, or played by the engine, as mp4 + "
+                                         "per-frame truth (JSON lines)")
+    source = video.add_mutually_exclusive_group(required=True)
+    source.add_argument("--transcript", help="a .mat/.txt match transcript")
+    source.add_argument("--selfplay", choices=["backgammon", "long"],
+                        help="a game of random legal plays chosen by the engine (seeded by --seed)")
     video.add_argument("--seed", type=int, required=True)
     video.add_argument("--out", required=True, help="directory for game.mp4, frames.jsonl, stage.json")
     video.add_argument("--game", type=int, default=1, help="which game of the match (default 1)")
-    video.add_argument("--max-turns", type=int, help="stop after this many turns")
+    video.add_argument("--max-turns", type=int, help="stop after this many turns (self-play: 60)")
     video.add_argument("--size", help="WIDTHxHEIGHT (default 1280x720)")
     video.add_argument("--fps", type=int, default=15)
     video.set_defaults(func=_video)

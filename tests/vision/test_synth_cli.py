@@ -6,6 +6,7 @@ from pathlib import Path
 import cv2
 
 from gammoncam.cli import main
+from vision.synth.transcript import selfplay_turns
 from vision.synth.video import Turn, game_events, write_video
 
 TRANSCRIPT = """ 3 point match
@@ -67,3 +68,13 @@ def test_video_renders_illegal_plays(tmp_path):
     last = json.loads((tmp_path / "frames.jsonl").read_text().splitlines()[-1])
     top = last["recognized"]["top"]
     assert top[6] == ["light", 6]   # light's 19 = top slot 6, 5 dark + 1 light on top
+
+
+def test_long_nardy_video_of_a_game_played_by_the_engine(tmp_path):
+    assert main(["synth", "video", "--selfplay", "long", "--seed", "3", "--max-turns", "3",
+                 "--out", str(tmp_path / "v"), "--size", "320x180", "--fps", "4"]) == 0
+    frames = [json.loads(line) for line in (tmp_path / "v" / "frames.jsonl").read_text().splitlines()]
+    assert frames[0]["board"]["variant"] == "long"
+    played = selfplay_turns("long", 3, 3)
+    assert {tuple(sorted(f["recognized"]["dice"])) for f in frames if f["event"] == "throw_at_rest"} == \
+        {tuple(sorted(t.dice)) for t in played}

@@ -1,4 +1,4 @@
-"""The turns of one game of a transcript, for :mod:`vision.synth.video`.
+"""The turns of a game for :mod:`vision.synth.video`: from a transcript, or played by the engine.
 
 The transcript is read by the engine's parser (:func:`engine.transcript.parse_transcript`);
 this only turns its actions into :class:`vision.synth.video.Turn` lists: player 1 (the
@@ -12,7 +12,9 @@ illegal ones included, so the referee can be tested on them.
 
 from __future__ import annotations
 
-from engine import parse_play
+import random
+
+from engine import Position, parse_play
 from engine.transcript import parse_transcript
 from vision.synth.video import Turn
 
@@ -37,3 +39,23 @@ def read_game(text: str, number: int = 1) -> list[Turn]:
         elif action.kind == "drop":
             break
     return turns
+
+
+def selfplay_turns(variant: str, seed: int, turns: int) -> list[Turn]:
+    """A game played by the engine with random legal plays, ``turns`` turns long at most:
+    light moves first, the sides alternate, and it stops when a side has borne off all.
+
+    >>> [t.colour for t in selfplay_turns("long", 1, 3)]
+    ['light', 'dark', 'light']
+    """
+    rng = random.Random(seed)
+    position = Position.start(variant)
+    out: list[Turn] = []
+    for k in range(turns):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        play = rng.choice(position.plays(*dice))
+        out.append(Turn(COLOURS[k % 2], dice, [(src, dst) for src, dst, _ in play.steps]))
+        if play.position.game_result():
+            break
+        position = play.position.swapped()
+    return out
