@@ -228,8 +228,8 @@ class Position:
 
     def shared_points(self) -> list[int]:
         """The mover's points where both colours stand (a camera can see that)."""
-        return [p for p in range(1, 25)
-                if self._board[p - 1] and self._board[25 + self.variant.opponent_point(p) - 1]]
+        b = self._board
+        return (np.flatnonzero((b[:24] > 0) & (b[25:49][self.variant.facing] > 0)) + 1).tolist()
 
     def validate(self) -> "Position":
         """Itself, if a game can be in it; else :class:`InvalidPositionError`."""

@@ -43,6 +43,10 @@ class Variant:
         rules[kernels.R_SIX_BLOCK] = int(self.six_block)
         rules.setflags(write=False)
         self._rules = rules
+        # the opponent's index (its own numbering) of each of the mover's points 1..24
+        facing = np.array([self.opponent_point(p) - 1 for p in range(1, 25)])
+        facing.setflags(write=False)
+        self.facing = facing
 
     @property
     def rules_array(self) -> np.ndarray:
