@@ -36,7 +36,7 @@ if __name__ == "__main__":
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(tmp / "game.mp4", out / "demo.mp4")
     stage = json.loads((tmp / "stage.json").read_text())
-    # the stand-in recognizer's input (used only when no trained model is installed): truth, lean
+    # the truth, lean: input of the oracle observer (`watch --truth`) that evaluates the tracker alone
     with open(tmp / "frames.jsonl") as src, open(out / "demo_truth.jsonl", "w") as dst:
         for line in src:
             t = json.loads(line)

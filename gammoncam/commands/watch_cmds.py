@@ -10,7 +10,7 @@ was; 2: bad input or a source that cannot be opened or vanished (one line on std
 the transcript written so far are kept).
 
 The field corners come from ``--corners`` / ``--corners-file``, or from the ``stage.json`` a
-render writes next to its video. ``--truth FRAMES.jsonl`` replaces the recognizer by a stand-in
+render writes next to its video. ``--truth FRAMES.jsonl`` replaces the recognizer by an oracle
 that reads a render's truth with noise (:mod:`vision.synth.observer`), to test the tracker alone.
 """
 
@@ -43,7 +43,8 @@ def _add_common(parser) -> None:
     parser.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="the field's corners TL,TR,BR,BL in pixels")
     parser.add_argument("--corners-file", metavar="FILE", help="JSON with the field's corners")
     parser.add_argument("--checker-model", metavar="ONNX", help="the checker network (default models/checkers.onnx)")
-    parser.add_argument("--truth", metavar="FRAMES_JSONL", help="stand-in recognizer from a render's truth")
+    parser.add_argument("--truth", metavar="FRAMES_JSONL",
+                        help="oracle observer from a render's truth, to evaluate the tracker alone")
     parser.add_argument("--stats", action="store_true", help="print timing figures at the end (stderr)")
     add_device_option(parser)
 

@@ -1,4 +1,4 @@
-"""A stand-in recognizer for rendered videos: observations made from each frame's truth, with noise.
+"""An oracle observer for rendered videos: observations made from each frame's truth, with noise.
 
 The tracker and the frame loop must be tested and measured before (and apart from) the trained
 recognizer, and with a recognizer whose errors we choose. :class:`TruthObserver` reads a
