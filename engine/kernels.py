@@ -5,12 +5,11 @@ Every kernel takes positions as *boards*: ``int8[50]``, seen from the side to mo
 * ``board[0:24]``  the mover's checkers on its points 1..24, ``board[24]`` the mover's bar;
 * ``board[25:49]`` the opponent's checkers on *its own* points 1..24, ``board[49]`` its bar.
 
-A search works on a *frame*, the same 50 counts with the opponent re-indexed into the
-mover's numbering (``frame[25 + i]`` is the opponent on the mover's point ``i + 1``), so a
-step reads one array. How the two numberings relate, what blocks a point, whether blots are
-hit and which extra rules apply is not known here: it comes in ``rules``, an ``int64`` array
-built by :class:`engine.variant.Variant` from its class attributes, so backgammon and long
-nardy share every line of this module.
+The search works on boards as they are: the opponent on the mover's point ``i + 1`` is
+``board[25 + opp_index(i)]``. How the two numberings relate, what blocks a point, whether
+blots are hit and which extra rules apply is not known here: it comes in ``rules``, an
+``int64`` array built by :class:`engine.variant.Variant` from its class attributes, so
+backgammon and long nardy share every line of this module.
 
 A *step* is one die moved by one checker, recorded as ``(from, to, hit)`` in the mover's
 numbering: from 1..25 (25 the bar), to 0..24 (0 borne off).
@@ -24,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# --- board and frame layout --------------------------------------------------------------
+# --- board layout --------------------------------------------------------------------
 BAR = 24  # index of the mover's bar; the bar is point 25, so entering lands on 25 - die too
 OPP = 25  # offset of the opponent's entries
 OPP_BAR = 49
@@ -80,7 +79,7 @@ I_HEAD, I_PIPS, I_OUTSIDE, I_NEXT = 0, 1, 2, 3
 # entries of W_OUT
 O_COUNT, O_BEST_N, O_BEST_PIPS, O_MATCH_N, O_MATCH_PIPS = 0, 1, 2, 3, 4
 
-# Zobrist keys: a frame's hash is the xor of ZOBRIST[i, count_i], updated per step.
+# Zobrist keys: a board's hash is the xor of ZOBRIST[i, count_i], updated per step.
 ZOBRIST = np.random.default_rng(20261130).integers(0, 2**63, size=(BOARD_SIZE, 16), dtype=np.uint64)
 
 
@@ -89,13 +88,13 @@ class Workspace:
 
     def __init__(self):
         self.arrays = (
-            np.zeros((MAX_PLAYS, BOARD_SIZE), np.int8),  # W_RES: result frames
+            np.zeros((MAX_PLAYS, BOARD_SIZE), np.int8),  # W_RES: result boards
             np.zeros(MAX_PLAYS, np.uint64),  # W_RES_HASH
             np.zeros((MAX_PLAYS, 4, 3), np.int8),  # W_RES_STEPS
             np.zeros(MAX_PLAYS, np.int64),  # W_RES_N
             np.zeros(MAX_PLAYS, np.int64),  # W_RES_SLOT
             np.full(TABLE_SIZE, -1, np.int64),  # W_TABLE
-            np.zeros((5, BOARD_SIZE), np.int8),  # W_STACK: the frame at each depth
+            np.zeros((5, BOARD_SIZE), np.int8),  # W_STACK: the board at each depth
             np.zeros(5, np.uint64),  # W_HASHES
             np.zeros((5, 4), np.int64),  # W_INTS
             np.zeros((4, 3), np.int8),  # W_PATH
@@ -108,41 +107,24 @@ class Workspace:
 
 @njit(cache=True)
 def opp_index(j, mirrored):
-    """Mover's index of the opponent's index ``j`` (both 0..23)."""
+    """Mover's index of the opponent's index ``j`` (both 0..23), and the other way round: the
+    map is its own inverse in both variants (25 - p, and p + 12 mod 24)."""
     if mirrored:
         return 23 - j
     return (j + 12) % 24
 
 
 @njit(cache=True)
-def to_frame(board, mirrored, frame):
-    for i in range(25):
-        frame[i] = board[i]
-    for j in range(24):
-        frame[OPP + opp_index(j, mirrored)] = board[OPP + j]
-    frame[OPP_BAR] = board[OPP_BAR]
-
-
-@njit(cache=True)
-def from_frame(frame, mirrored, board):
-    for i in range(25):
-        board[i] = frame[i]
-    for j in range(24):
-        board[OPP + j] = frame[OPP + opp_index(j, mirrored)]
-    board[OPP_BAR] = frame[OPP_BAR]
-
-
-@njit(cache=True)
-def frame_hash(frame):
+def board_hash(board):
     h = np.uint64(0)
     for i in range(BOARD_SIZE):
-        h ^= ZOBRIST[i, frame[i]]
+        h ^= ZOBRIST[i, board[i]]
     return h
 
 
 @njit(cache=True, inline="always")
 def same_row(a, i, b, j):
-    """Frames ``a[i]`` and ``b[j]`` are equal (rows of 2-D buffers, so no views are made)."""
+    """Boards ``a[i]`` and ``b[j]`` are equal (rows of 2-D buffers, so no views are made)."""
     for k in range(BOARD_SIZE):
         if a[i, k] != b[j, k]:
             return False
@@ -150,27 +132,27 @@ def same_row(a, i, b, j):
 
 
 @njit(cache=True, inline="always")
-def same_frame(a, i, frame):
+def same_board(a, i, board):
     for k in range(BOARD_SIZE):
-        if a[i, k] != frame[k]:
+        if a[i, k] != board[k]:
             return False
     return True
 
 
 @njit(cache=True)
-def outside_home(frame):
+def outside_home(board):
     """The mover's checkers outside its home board, the bar included (RULES 3.6)."""
     n = 0
     for i in range(6, 25):
-        n += frame[i]
+        n += board[i]
     return n
 
 
 @njit(cache=True, inline="always")
-def step_destination(stack, d, src, die, block_min, relax, outside):
+def step_destination(stack, d, src, die, block_min, mirrored, relax, outside):
     """Where one step of ``die`` from index ``src`` lands (RULES 3.1-3.6).
 
-    The frame is ``stack[d]``. Returns an index 0..23, STEP_OFF for bearing off, or NO_STEP.
+    The board is ``stack[d]``. Returns an index 0..23, STEP_OFF for bearing off, or NO_STEP.
     ``outside`` is the mover's
     count outside its home board. The head rule is the caller's, as it counts the turn.
     """
@@ -178,7 +160,7 @@ def step_destination(stack, d, src, die, block_min, relax, outside):
         return NO_STEP  # RULES 3.4: enter every checker first
     dest = src - die
     if dest >= 0:
-        if stack[d, OPP + dest] >= block_min and (relax & RELAX_BLOCK) == 0:
+        if stack[d, OPP + opp_index(dest, mirrored)] >= block_min and (relax & RELAX_BLOCK) == 0:
             return NO_STEP
         return dest
     # RULES 3.6: bearing off, tested before every step.
@@ -192,8 +174,8 @@ def step_destination(stack, d, src, die, block_min, relax, outside):
 
 
 @njit(cache=True)
-def forbidden_block(frames, d, mirrored):
-    """True when the mover in ``frames[d]`` holds a six-block no opposing checker is ahead
+def forbidden_block(boards, d, mirrored):
+    """True when the mover in ``boards[d]`` holds a six-block no opposing checker is ahead
     of (RULES 3.8).
 
     The block is measured along the opponent's route, its points q..q+5 for q = 1..19, so
@@ -201,17 +183,17 @@ def forbidden_block(frames, d, mirrored):
     Of the six-blocks inside one run of points, the one starting lowest has the fewest
     opposing checkers ahead of it, so only the start of each run is tested.
     """
-    on_board = frames[d, OPP_BAR]
+    on_board = boards[d, OPP_BAR]
     for i in range(24):
-        on_board += frames[d, OPP + i]
+        on_board += boards[d, OPP + i]
     if on_board < 15:
         return False  # an opposing checker is borne off: it is ahead of every block
     ahead = 0  # opposing checkers on the opponent's points below the current one
     run_start = -1
     ahead_of_run = 0
     for q in range(24):
-        here = opp_index(q, mirrored)
-        if frames[d, here] > 0:
+        here = opp_index(q, mirrored)  # the mover's index of the opponent's point q + 1
+        if boards[d, here] > 0:
             if run_start < 0:
                 run_start = q
                 ahead_of_run = ahead
@@ -219,7 +201,7 @@ def forbidden_block(frames, d, mirrored):
                 return True
         else:
             run_start = -1
-        ahead += frames[d, OPP + here]
+        ahead += boards[d, OPP + q]
     return False
 
 
@@ -271,13 +253,13 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
     if mode == MODE_TARGET:
         # Checkers only move down, so the mover's count at or above a point can only fall:
         # a step from src to dest needs a surplus over the target on every point it leaves.
-        t_hash = frame_hash(target)
+        t_hash = board_hash(target)
         acc = 0
         for i in range(24, -1, -1):
             acc += root[i] - target[i]
             surplus[0, i] = acc
 
-    root_hash = frame_hash(root)
+    root_hash = board_hash(root)
     root_outside = outside_home(root)
     count = 0
     cur_n = best_n
@@ -299,7 +281,7 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
             # point, and only a step from above can open a bear-off or the bar).
             for src in range(25):
                 first_ok[src] = 0
-                if root[src] > 0 and step_destination(stack, 0, src, d1, block_min, relax,
+                if root[src] > 0 and step_destination(stack, 0, src, d1, block_min, mirrored, relax,
                                                       root_outside) != NO_STEP:
                     first_ok[src] = 1
         hashes[0] = root_hash
@@ -335,7 +317,7 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
                             break
                     if blocked:
                         continue
-                dest = step_destination(stack, d, src, die, block_min, relax, ints[d, I_OUTSIDE])
+                dest = step_destination(stack, d, src, die, block_min, mirrored, relax, ints[d, I_OUTSIDE])
                 if dest == NO_STEP:
                     continue
                 e = d + 1
@@ -353,15 +335,16 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
                     stack[e, dest] = c + 1
                     if dest >= 6:
                         outside += 1
-                    if hits and stack[e, OPP + dest] == 1:
-                        h ^= ZOBRIST[OPP + dest, 1] ^ ZOBRIST[OPP + dest, 0]
-                        stack[e, OPP + dest] = 0
+                    there = OPP + opp_index(dest, mirrored)
+                    if hits and stack[e, there] == 1:
+                        h ^= ZOBRIST[there, 1] ^ ZOBRIST[there, 0]
+                        stack[e, there] = 0
                         c = stack[e, OPP_BAR]
                         h ^= ZOBRIST[OPP_BAR, c] ^ ZOBRIST[OPP_BAR, c + 1]
                         stack[e, OPP_BAR] = c + 1
                         hit = 1
                 if mode == MODE_TARGET:
-                    if stack[e, OPP_BAR] > target[OPP_BAR] or (hit == 1 and target[OPP + dest] > 0):
+                    if stack[e, OPP_BAR] > target[OPP_BAR] or (hit == 1 and target[OPP + opp_index(dest, mirrored)] > 0):
                         continue
                     for i in range(25):
                         surplus[e, i] = surplus[d, i]
@@ -385,7 +368,7 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
                 if not (six_block and n > 0 and forbidden_block(stack, d, mirrored)):
                     h = hashes[d]
                     if mode == MODE_TARGET:
-                        if h == t_hash and same_frame(stack, d, target) and (
+                        if h == t_hash and same_board(stack, d, target) and (
                                 n > match_n or (n == match_n and pips > match_pips)):
                             match_n = n
                             match_pips = pips
@@ -447,12 +430,14 @@ def enumerate_plays(ws, board, d1, d2, rules, boards_out):
     result is the unchanged board with no steps.
     """
     root = ws[W_FRAMES][0]
-    to_frame(board, rules[R_MIRRORED], root)
+    for i in range(BOARD_SIZE):
+        root[i] = board[i]
     search(ws, root, d1, d2, rules, 0, MODE_ENUMERATE, root, 0, 0)
     count = ws[W_OUT][O_COUNT]
     res = ws[W_RES]
     for r in range(count):
-        from_frame(res[r], rules[R_MIRRORED], boards_out[r])
+        for i in range(BOARD_SIZE):
+            boards_out[r, i] = res[r, i]
     return count
 
 
@@ -484,8 +469,9 @@ def check_play(ws, before, d1, d2, after, rules):
     mirrored = rules[R_MIRRORED]
     root = ws[W_FRAMES][0]
     target = ws[W_FRAMES][1]
-    to_frame(before, mirrored, root)
-    to_frame(after, mirrored, target)
+    for i in range(BOARD_SIZE):
+        root[i] = before[i]
+        target[i] = after[i]
 
     mover_before = 0
     mover_after = 0
@@ -501,7 +487,7 @@ def check_play(ws, before, d1, d2, after, rules):
     if mover_after > mover_before or opp_after > 15:
         return CHECKER_COUNT
     for i in range(24):
-        if target[i] > 0 and target[OPP + i] > 0:
+        if target[i] > 0 and target[OPP + opp_index(i, mirrored)] > 0:
             return SHARED_POINT
     # RULES 3.3: the opponent's checkers move only by being hit.
     hit = 0
