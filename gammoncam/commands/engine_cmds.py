@@ -21,7 +21,6 @@ def register(subparsers) -> None:
                     "(RULES 3.9). Positions stay seen from the same side (not swapped).")
     _common(moves)
     moves.add_argument("--position", metavar="P", help="GNU Position ID, XGID, LN: ID or Board JSON")
-    moves.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"))
     moves.set_defaults(func=run_moves)
 
     check = subparsers.add_parser(
@@ -31,12 +30,12 @@ def register(subparsers) -> None:
     _common(check)
     check.add_argument("--before", metavar="P", help="position before the play")
     check.add_argument("--after", metavar="Q", help="position after the play, same side's view")
-    check.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"))
     check.set_defaults(func=run_check)
 
 
 def _common(parser) -> None:
     parser.add_argument("--variant", choices=sorted(VARIANTS), default="backgammon")
+    parser.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"))
     parser.add_argument("--json", action="store_true", help="answer in JSON")
     parser.add_argument("--jsonl", metavar="FILE", help="one JSON query a line ('-' for stdin)")
 
