@@ -173,15 +173,30 @@ def _possible(before: Position, after: Position) -> bool:
 
 
 # --- dice and cube readings ----------------------------------------------------------------
+SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
+
+
 @dataclass(frozen=True)
 class DiceReading:
     values: tuple  # larger first
     half: str | None  # "left" | "right" | None when the dice lie in different halves
     valid: bool
+    places: tuple = field(default=(), compare=False)  # each die's field (u, v), when known
 
     @property
     def thrower(self) -> str | None:
         return {"right": "light", "left": "dark"}.get(self.half)
+
+    def same_throw(self, other: "DiceReading") -> bool:
+        """Whether ``other`` sees the dice of this throw: two dice lying where these lie, however
+        their faces were read. Dice that did not move were not thrown again, so a face misread
+        at a later settle must not become a new throw (and end the turn)."""
+        if len(self.places) != 2 or len(other.places) != 2:
+            return self == other
+        a, b = np.asarray(self.places), np.asarray(other.places)
+        d = min(np.hypot(*(a[0] - b[0])) + np.hypot(*(a[1] - b[1])),
+                np.hypot(*(a[0] - b[1])) + np.hypot(*(a[1] - b[0])))
+        return bool(d <= 2 * SAME_PLACE)
 
 
 def read_dice(obs: Observation, sure: float = 0.6) -> DiceReading | None | str:
@@ -193,7 +208,8 @@ def read_dice(obs: Observation, sure: float = 0.6) -> DiceReading | None | str:
     values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in obs.dice), reverse=True))
     halves = {d["half"] for d in obs.dice if d.get("on_board", True)}
     half = halves.pop() if len(halves) == 1 and all(d.get("on_board", True) for d in obs.dice) else None
-    return DiceReading(values, half, bool(obs.throw_valid >= 0.5))
+    places = tuple(tuple(d["uv"]) for d in obs.dice if "uv" in d)
+    return DiceReading(values, half, bool(obs.throw_valid >= 0.5), places)
 
 
 def read_cube(obs: Observation, sure: float = 0.9) -> tuple | None | str:
@@ -289,7 +305,7 @@ class Tracker:
         if dice == "unsure":
             return
         seen = self.dice_seen
-        if dice is not None and (seen is None or dice != seen):
+        if dice is not None and (seen is None or not dice.same_throw(seen)):
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
             self._throw(dice, logp)

@@ -133,3 +133,17 @@ def test_a_source_that_cannot_be_opened_exits_2(tmp_path, capsys):
                  "--corners-file", str(DATA / "stage.json"), "--log", str(tmp_path / "l.sqlite")])
     assert code == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_dice_that_did_not_move_are_the_same_throw_however_read():
+    """A face misread at a later settle must not become a second throw (which would end the turn)."""
+    from gammoncam.tracker import DiceReading
+
+    first = DiceReading((5, 2), "right", True, ((0.70, 0.40), (0.80, 0.55)))
+    misread = DiceReading((6, 2), "right", True, ((0.805, 0.552), (0.702, 0.398)))
+    thrown_again = DiceReading((5, 2), "right", True, ((0.62, 0.30), (0.85, 0.60)))
+    assert first.same_throw(misread)
+    assert not first.same_throw(thrown_again)
+    # without places (a reader that does not say where the dice lie) only equal readings match
+    assert DiceReading((5, 2), "right", True).same_throw(DiceReading((5, 2), "right", True))
+    assert not DiceReading((5, 2), "right", True).same_throw(DiceReading((6, 2), "right", True))
