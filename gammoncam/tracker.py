@@ -173,6 +173,7 @@ def _possible(before: Position, after: Position) -> bool:
 
 
 # --- dice and cube readings ----------------------------------------------------------------
+MISREAD_FLOOR = 0.005  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
 
 
@@ -182,6 +183,7 @@ class DiceReading:
     half: str | None  # "left" | "right" | None when the dice lie in different halves
     valid: bool
     places: tuple = field(default=(), compare=False)  # each die's field (u, v), when known
+    faces: tuple = field(default=(), compare=False)  # each die's probabilities of 1..6, when known
 
     @property
     def thrower(self) -> str | None:
@@ -209,7 +211,28 @@ def read_dice(obs: Observation, sure: float = 0.6) -> DiceReading | None | str:
     halves = {d["half"] for d in obs.dice if d.get("on_board", True)}
     half = halves.pop() if len(halves) == 1 and all(d.get("on_board", True) for d in obs.dice) else None
     places = tuple(tuple(d["uv"]) for d in obs.dice if "uv" in d)
-    return DiceReading(values, half, bool(obs.throw_valid >= 0.5), places)
+    faces = tuple(np.asarray(d["faces"], np.float64) for d in obs.dice)
+    return DiceReading(values, half, bool(obs.throw_valid >= 0.5), places, faces)
+
+
+def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
+                 floor: float = MISREAD_FLOOR) -> tuple | None:
+    """Another roll, still likely from the dice's faces, for which ``after`` is a legal play.
+
+    A play read as illegal for the dice recorded but legal for dice the reader nearly saw more
+    likely tells of a misread die than of a wrong play: no call on it (a false call costs more
+    than a missed one). ``faces``: each die's probabilities of 1..6.
+    """
+    if len(faces) != 2:
+        return None
+    a, b = faces
+    recorded = tuple(sorted(dice))
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            p = a[d1 - 1] * b[d2 - 1] + (a[d2 - 1] * b[d1 - 1] if d1 != d2 else 0.0)
+            if (d1, d2) != recorded and p >= floor and before.check(d2, d1, after).legal:
+                return (d2, d1)
+    return None
 
 
 def read_cube(obs: Observation, sure: float = 0.9) -> tuple | None | str:
@@ -235,6 +258,7 @@ class Pending:
     dice: tuple
     mover: str
     logp: np.ndarray
+    faces: tuple = ()
     frames: int = 1
     since: float = 0.0
 
@@ -368,14 +392,26 @@ class Tracker:
     def _end_play(self, logp: np.ndarray) -> None:
         state = self.state
         mover = COLOUR[state.on_roll]
-        pending = Pending(state.position, state.dice, mover, logp, since=self.t)
-        decision = decode(pending.before, pending.dice, mover, logp, self.thresholds)
+        faces = self.dice_seen.faces if self.dice_seen is not None else ()
+        pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t)
+        decision = self._decode(pending, logp)
         if decision.kind == "unclear":
             self.stats["unclear"] += 1
             self.pending = pending
             self.note("unclear", player=state.on_roll + 1, dice=list(state.dice), **decision.to_json())
             return
         self._play(decision, state.on_roll, state.dice)
+
+    def _decode(self, p: Pending, logp: np.ndarray) -> Decision:
+        """:func:`decode`, except that a play the dice may have been misread for is unclear."""
+        decision = decode(p.before, p.dice, p.mover, logp, self.thresholds)
+        if decision.kind == "illegal":
+            roll = misread_roll(p.before, decision.position, p.dice, p.faces)
+            if roll is not None:
+                self.note("dice_misread", dice=list(p.dice), likely=list(roll), **decision.to_json())
+                return Decision("unclear", decision.best_legal, decision.margin, decision.candidates,
+                                decision.best_legal)
+        return decision
 
     def _play(self, decision: Decision, side: int, dice: tuple, **info) -> None:
         self.stats[decision.kind if decision.kind != "unclear" else "benefit_of_doubt"] += 1
@@ -386,7 +422,7 @@ class Tracker:
         p = self.pending
         p.frames += 1
         for lp in (logp, p.logp + logp):
-            decision = decode(p.before, p.dice, p.mover, lp, self.thresholds)
+            decision = self._decode(p, lp)
             if decision.kind != "unclear":
                 self.pending = None
                 self.stats["unclear_resolved"] += 1
@@ -397,7 +433,7 @@ class Tracker:
     def _commit_pending(self, why: str) -> None:
         p = self.pending
         self.pending = None
-        decision = decode(p.before, p.dice, p.mover, p.logp, self.thresholds)
+        decision = self._decode(p, p.logp)
         if decision.kind == "unclear":
             decision = Decision("unclear", decision.best_legal, decision.margin, decision.candidates,
                                 decision.best_legal)

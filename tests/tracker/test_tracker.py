@@ -147,3 +147,16 @@ def test_dice_that_did_not_move_are_the_same_throw_however_read():
     # without places (a reader that does not say where the dice lie) only equal readings match
     assert DiceReading((5, 2), "right", True).same_throw(DiceReading((5, 2), "right", True))
     assert not DiceReading((5, 2), "right", True).same_throw(DiceReading((6, 2), "right", True))
+
+
+def test_a_play_legal_for_dice_nearly_read_is_not_called():
+    """RULES 3.1 judged against dice the camera may have misread: a misread die is no foul."""
+    from gammoncam.tracker import misread_roll
+
+    start = Position.start()
+    played = start.apply("8/5 6/5")  # 3-1, read as 3-2
+    three = np.eye(6)[2]
+    unsure = np.array([0.0, 0.7, 0.0, 0.0, 0.0, 0.0]) + 0.3 * np.eye(6)[0]
+    assert misread_roll(start, played, (3, 2), (three, unsure)) == (3, 1)
+    assert misread_roll(start, played, (3, 2), (three, np.eye(6)[1])) is None  # sure of the 2: no excuse
+    assert misread_roll(start, start.apply("13/7 6/5"), (3, 2), (three, unsure)) is None  # legal for no likely roll
