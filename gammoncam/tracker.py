@@ -30,7 +30,7 @@ legal play. A false call costs more than a late one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -195,10 +195,23 @@ class DiceReading:
         at a later settle must not become a new throw (and end the turn)."""
         if len(self.places) != 2 or len(other.places) != 2:
             return self == other
+        return bool(min(self._pairings(other)) <= 2 * SAME_PLACE)
+
+    def _pairings(self, other: "DiceReading") -> tuple:
+        """How far the dice lie from ``other``'s, paired in order and crosswise."""
         a, b = np.asarray(self.places), np.asarray(other.places)
-        d = min(np.hypot(*(a[0] - b[0])) + np.hypot(*(a[1] - b[1])),
+        return (np.hypot(*(a[0] - b[0])) + np.hypot(*(a[1] - b[1])),
                 np.hypot(*(a[0] - b[1])) + np.hypot(*(a[1] - b[0])))
-        return bool(d <= 2 * SAME_PLACE)
+
+    def seen_again(self, other: "DiceReading") -> "DiceReading":
+        """This throw with the faces of another look at the same dice multiplied in (the
+        recorded values stay: the throw has been submitted)."""
+        if len(self.faces) != 2 or len(other.faces) != 2 or len(self.places) != 2 or len(other.places) != 2:
+            return self
+        straight, crossed = self._pairings(other)
+        theirs = other.faces if straight <= crossed else other.faces[::-1]
+        faces = tuple(f * g / max(float((f * g).sum()), 1e-12) for f, g in zip(self.faces, theirs))
+        return replace(self, faces=faces)
 
 
 def read_dice(obs: Observation, sure: float = 0.6) -> DiceReading | None | str:
@@ -329,7 +342,9 @@ class Tracker:
         if dice == "unsure":
             return
         seen = self.dice_seen
-        if dice is not None and (seen is None or not dice.same_throw(seen)):
+        if dice is not None and seen is not None and dice.same_throw(seen):
+            self.dice_seen = seen.seen_again(dice)
+        elif dice is not None:
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
             self._throw(dice, logp)

@@ -144,6 +144,12 @@ def test_dice_that_did_not_move_are_the_same_throw_however_read():
     thrown_again = DiceReading((5, 2), "right", True, ((0.62, 0.30), (0.85, 0.60)))
     assert first.same_throw(misread)
     assert not first.same_throw(thrown_again)
+    # a second look multiplies its faces in, die by die (the dice were listed the other way round)
+    five, unsure_five = np.eye(6)[4] * 0.6 + 0.4 * np.eye(6)[5], np.eye(6)[4] * 0.9 + 0.1 * np.eye(6)[5]
+    two = np.eye(6)[1]
+    looked = DiceReading((5, 2), "right", True, first.places, (five, two))
+    again = looked.seen_again(DiceReading((5, 2), "right", True, misread.places, (two, unsure_five)))
+    assert again.values == (5, 2) and again.faces[0][4] > 0.9 and again.faces[1][1] == 1.0
     # without places (a reader that does not say where the dice lie) only equal readings match
     assert DiceReading((5, 2), "right", True).same_throw(DiceReading((5, 2), "right", True))
     assert not DiceReading((5, 2), "right", True).same_throw(DiceReading((6, 2), "right", True))
