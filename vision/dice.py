@@ -2,9 +2,10 @@
 
 Two small networks, both on images cut in field coordinates (:mod:`vision.rectify`):
 
-1. *Finder*: a 192x192 top-down view of the field and its surroundings (rails, trays and some
-   table, where an off-board die or an owned cube lies) to two heat maps at a quarter of that
-   size, one for die centres and one for the cube's centre.
+1. *Finder*: a 320x320 top-down view of the field and its surroundings (rails and trays, where
+   an off-board die or an owned cube lies) to two heat maps at a quarter of that size, one for
+   die centres and one for the cube's centre. A die spans about 17 view pixels: enough to tell
+   it from a checker's rim, which a coarser view could not.
 2. *Reader*: a 40x40 crop round each found centre, taken from the full-resolution frame, to one
    of 19 readings: a flat die showing 1..6, a cocked die whose top shows 1..6, the cube showing
    2..64, or nothing (a false find).
@@ -29,8 +30,8 @@ import numpy as np
 from vision.observation import CUBE_VALUES
 from vision.rectify import Field, quad
 
-VIEW = quad(-0.18, 1.32, -0.5, 1.5)
-VIEW_SIZE = 192
+VIEW = quad(-0.12, 1.14, -0.32, 1.32)  # renders put dice and cube within u -0.07..1.12, v -0.27..1.26
+VIEW_SIZE = 320
 STRIDE = 4
 CROP = 40
 CROP_U = 0.11  # a reading crop's side in u (about 1.6 checkers)
@@ -41,6 +42,7 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 MODEL = MODELS / "dice_finder.onnx"
 READER = MODELS / "dice_reader.onnx"
 FIND = 0.08  # the finder's heat above which a place is read
+APART = 8  # view pixels (0.03 u): two finds closer than that are one object
 
 
 def view(image: np.ndarray, field: Field) -> np.ndarray:
@@ -89,7 +91,7 @@ def targets(truth: dict, field: Field) -> tuple[list, list]:
     return dice, cube
 
 
-def heatmaps(dice: list, cube: list, sigma: float = 1.2) -> np.ndarray:
+def heatmaps(dice: list, cube: list, sigma: float = 1.5) -> np.ndarray:
     """(2, h, w) Gaussian targets at the finder's output resolution."""
     n = VIEW_SIZE // STRIDE
     out = np.zeros((2, n, n), np.float32)
@@ -144,7 +146,7 @@ class DiceReader:
         # Generous finds, pooled from both maps; the reader says what each one is (or nothing).
         cands = []
         for s_, x, y in peaks(heat[0], FIND, 5) + peaks(heat[1], FIND, 3):
-            if all(np.hypot(x - cx, y - cy) > 3 for _, cx, cy in cands):
+            if all(np.hypot(x - cx, y - cy) > APART for _, cx, cy in cands):
                 cands.append((s_, x, y))
         if not cands:
             obs.dice, obs.throw_valid, obs.cube = [], 0.0, None

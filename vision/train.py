@@ -185,16 +185,16 @@ def _cut_dice(job):
     rng = np.random.default_rng([seed, index, 1])
     found, cube = dice.targets(truth, field)
     view = dice.view(image, field)
-    heat = dice.heatmaps(found, cube)
+    heat = dice.heatmaps(found, cube).astype(np.float16)
     crops, labels = [], []
     for uv, label in found + cube:
-        for _ in range(2):
+        for _ in range(3):
             crops.append(dice.reading_crop(image, field, uv, jitter=rng))
             labels.append(label)
     # False finds: random places on and round the board, and checkers, away from dice and cube.
     taken = [uv for uv, _ in found + cube]
-    for _ in range(4):
-        uv = np.array([rng.uniform(-0.1, 1.2), rng.uniform(-0.3, 1.3)])
+    for _ in range(6):
+        uv = np.array([rng.uniform(-0.1, 1.1), rng.uniform(-0.3, 1.3)])
         if all(np.hypot(*(uv - t)) > 0.05 for t in taken):
             crops.append(dice.reading_crop(image, field, uv, jitter=rng))
             labels.append(len(dice.READINGS) - 1)
@@ -203,10 +203,14 @@ def _cut_dice(job):
 
 def dice_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
     """Finder views and heat maps, reader crops and labels of a synth directory (cached)."""
+    from vision import dice
+
     cache = directory / "dice_data.npz"
     if cache.exists():
         d = np.load(cache)
-        return d["views"], d["heats"], d["crops"], d["labels"]
+        if d["views"].shape[1] == dice.VIEW_SIZE and d["crops"].shape[1] == dice.CROP:
+            return d["views"], d["heats"], d["crops"], d["labels"]
+        print(f"{cache} was cut for other view or crop sizes: cutting again")
     n = len(list((directory / "truth").glob("*.json")))
     jobs = [(directory, i, jitter_seed) for i in range(n)]
     views, heats, crops, labels = [], [], [], []
@@ -222,14 +226,15 @@ def dice_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
 
 
 def finder_net():
-    """Heat maps of die and cube centres at a quarter of the 192x192 view."""
+    """Heat maps of die and cube centres at a quarter of the view (fully convolutional: it trains
+    on patches of the view and runs on the whole of it)."""
     import torch.nn as nn
 
     def block(i, o, s=1, d=1):
         return [nn.Conv2d(i, o, 3, stride=s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
-    layers = (block(3, 8, 2) + block(8, 16, 2) + block(16, 16) + block(16, 16, d=2)
-              + block(16, 16, d=4) + [nn.Conv2d(16, 2, 1)])
+    layers = (block(3, 16, 2) + block(16, 32, 2) + block(32, 32) + block(32, 32, d=2)
+              + block(32, 32, d=4) + block(32, 32) + [nn.Conv2d(32, 2, 1)])
     net = nn.Sequential(*layers)
     net[-1].bias.data.fill_(-4.0)
     return net
@@ -241,9 +246,31 @@ def reader_net(classes: int):
     def block(i, o):
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
-    return nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), nn.MaxPool2d(2), *block(32, 48),
-                         nn.MaxPool2d(2), *block(48, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-                         nn.Dropout(0.2), nn.Linear(64, classes))
+    return nn.Sequential(*block(3, 24), nn.MaxPool2d(2), *block(24, 48), nn.MaxPool2d(2), *block(48, 64),
+                         *block(64, 64), nn.MaxPool2d(2), *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                         nn.Dropout(0.2), nn.Linear(96, classes))
+
+
+def _patches(views, heats, idx, rng, size: int = 160):
+    """Square patches of the finder's views, most round a die or the cube (where the hard cases
+    are), with their heat maps cut to match (offsets are multiples of the output stride)."""
+    from vision import dice
+
+    s = dice.STRIDE
+    n = dice.VIEW_SIZE
+    xs, hs = [], []
+    for i in idx:
+        hot = np.argwhere(heats[i].max(axis=0) > 0.99)
+        if len(hot) and rng.random() < 0.7:
+            cy, cx = hot[rng.integers(len(hot))] * s + rng.integers(-size // 2 + 8, size // 2 - 8, 2)
+        else:
+            cy, cx = rng.integers(0, n, 2)
+        y0 = int(np.clip(cy - size // 2, 0, n - size)) // s * s
+        x0 = int(np.clip(cx - size // 2, 0, n - size)) // s * s
+        k = int(rng.integers(4))  # a quarter turn: the board's look does not depend on it
+        xs.append(np.rot90(views[i, y0:y0 + size, x0:x0 + size], k))
+        hs.append(np.rot90(heats[i, :, y0 // s:(y0 + size) // s, x0 // s:(x0 + size) // s], k, axes=(1, 2)))
+    return np.ascontiguousarray(np.stack(xs)), np.ascontiguousarray(np.stack(hs), dtype=np.float32)
 
 
 def _focal(logits, target):
@@ -259,12 +286,14 @@ def _focal(logits, target):
 
 
 def _colour_jitter(x, rng):
+    """Light, per-channel colour and sensor noise on a float batch (N, 3, h, w) in 0..1."""
     import torch
 
     n = x.shape[0]
     gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
     chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32))
-    return (x * gain * chan).clamp(0, 1)
+    x = x * gain * chan + torch.randn_like(x) * float(rng.uniform(0, 0.03))
+    return x.clamp(0, 1)
 
 
 def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int = 1, seed: int = 0,
@@ -282,6 +311,9 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
     heats = np.concatenate([p[1] for p in parts])
     crops = np.concatenate([p[2] for p in parts])
     labels = np.concatenate([p[3] for p in parts])
+    # The last images' crops are held out to follow the reader's accuracy.
+    held = max(1, len(crops) // 40)
+    crops, labels, val_x, val_y = crops[:-held], labels[:-held], crops[-held:], labels[-held:]
     finder_path, reader_path = out.parent / f"{out.stem}_finder.onnx", out.parent / f"{out.stem}_reader.onnx"
     ckpt = out.with_suffix(".ckpt")
     finder, reader = finder_net(), reader_net(len(dice.READINGS))
@@ -293,7 +325,7 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
     opt_f = torch.optim.AdamW(finder.parameters(), lr=lr, weight_decay=1e-4)
     opt_r = torch.optim.AdamW(reader.parameters(), lr=lr, weight_decay=1e-4)
     fb, rb = 32, 128
-    steps_f, steps_r = len(views) // fb, len(crops) // rb
+    steps_f, steps_r = 2 * len(views) // fb, len(crops) // rb  # two patches of each view an epoch
     sched_f = torch.optim.lr_scheduler.OneCycleLR(opt_f, lr, total_steps=epochs * steps_f, pct_start=0.15)
     sched_r = torch.optim.lr_scheduler.OneCycleLR(opt_r, lr, total_steps=epochs * steps_r, pct_start=0.15)
     start, history = 0, []
@@ -309,14 +341,15 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
         rng = np.random.default_rng([seed, epoch, 7])
         finder.train()
         reader.train()
-        order_f, order_r = rng.permutation(len(views)), rng.permutation(len(crops))
+        order_f = np.concatenate([rng.permutation(len(views)) for _ in range(2)])
+        order_r = rng.permutation(len(crops))
         lf = lr_ = 0.0
         bar = tqdm(range(max(steps_f, steps_r)), desc=f"dice epoch {epoch + 1}/{epochs}", unit="batch")
         for k in bar:
             if k < steps_f:
-                idx = np.sort(order_f[k * fb:(k + 1) * fb])
-                x = _colour_jitter(torch.from_numpy(checkers.to_input(views[idx])), rng)
-                loss = _focal(finder(x), torch.from_numpy(heats[idx]))
+                xb, hb = _patches(views, heats, order_f[k * fb:(k + 1) * fb], rng)
+                x = _colour_jitter(torch.from_numpy(checkers.to_input(xb)), rng)
+                loss = _focal(finder(x), torch.from_numpy(hb))
                 opt_f.zero_grad()
                 loss.backward()
                 opt_f.step()
@@ -324,7 +357,9 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
                 lf += float(loss)
             if k < steps_r:
                 idx = np.sort(order_r[k * rb:(k + 1) * rb])
-                x = _colour_jitter(torch.from_numpy(checkers.to_input(crops[idx])), rng)
+                # Quarter turns change no reading: a die's pips and the cube's figure stay what they are.
+                xb = np.rot90(crops[idx], int(rng.integers(4)), axes=(1, 2))
+                x = _colour_jitter(torch.from_numpy(checkers.to_input(np.ascontiguousarray(xb))), rng)
                 loss = F.cross_entropy(reader(x), torch.from_numpy(labels[idx]), label_smoothing=0.02)
                 opt_r.zero_grad()
                 loss.backward()
@@ -334,8 +369,9 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
             if k % 10 == 0:
                 bar.set_postfix(finder=f"{lf / max(1, min(k + 1, steps_f)):.3f}",
                                 reader=f"{lr_ / max(1, min(k + 1, steps_r)):.3f}")
+        acc = evaluate_net(reader, val_x, val_y)
         history.append({"epoch": epoch + 1, "finder_loss": lf / steps_f, "reader_loss": lr_ / steps_r,
-                        "seconds": time.time() - t0})
+                        "reader_val_accuracy": acc, "seconds": time.time() - t0})
         print(history[-1])
         torch.save({"finder": finder.state_dict(), "reader": reader.state_dict(), "opt_f": opt_f.state_dict(),
                     "opt_r": opt_r.state_dict(), "sched_f": sched_f.state_dict(), "sched_r": sched_r.state_dict(),

@@ -1,0 +1,99 @@
+"""Following a rendered game with the real recognizer: speed, latency and the record's fidelity.
+
+Runs ``gammoncam watch`` (trained recognizer, no oracle) on a video written by
+``gammoncam synth video --transcript FILE`` and reports
+
+* speed: seconds of video per second of processing (CPU time of this process and wall time;
+  at least 1 means the video is followed as fast as it plays), recognition ms per settle;
+* latency: from the first still frame of a settle to the event it produced (median, max);
+* fidelity: the turns the tracker recorded against the source transcript's turns shown in the
+  video, compared as positions (the same play may be written in several ways), and every call.
+
+    gammoncam synth video --transcript T.txt --seed 5003 --out vid --max-turns 16 --fps 30
+    PYTHONPATH=. python bench/watch.py vid T.txt --turns 16 [--game 1] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+import tempfile
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from engine.position import Position  # noqa: E402
+from engine.transcript import parse_transcript  # noqa: E402
+from gammoncam.cli import main as gammoncam  # noqa: E402
+
+
+def turns_as_positions(actions, variant) -> list[tuple]:
+    """(side, dice, position after) for each play, and (side, kind) for each cube action."""
+    out = []
+    pos = Position.start(variant)
+    for a in actions:
+        if a.kind == "play":
+            if a.play is None:
+                break  # a throw never played ends what the video can show
+            after = pos.apply(a.play) if a.play else pos
+            out.append((a.side, tuple(sorted(a.dice, reverse=True)), after.swapped().board.tobytes()))
+            pos = after.swapped()
+        elif a.kind in ("double", "take", "drop", "beaver"):
+            out.append((a.side, a.kind))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("video_dir")
+    ap.add_argument("transcript")
+    ap.add_argument("--game", type=int, default=1)
+    ap.add_argument("--turns", type=int, help="the --max-turns the video was rendered with")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    vdir = Path(args.video_dir)
+    source = parse_transcript(Path(args.transcript).read_text())
+    frames = sum(1 for _ in open(vdir / "frames.jsonl"))
+    with tempfile.TemporaryDirectory() as tmp:
+        seen_path = Path(tmp) / "seen.mat"
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = gammoncam(["watch", "--video", str(vdir / "game.mp4"), "--corners-file", str(vdir / "stage.json"),
+                              "--variant", source.variant.name, "--match", str(source.match_length), "--json",
+                              "--stats", "--log", str(Path(tmp) / "log.sqlite"),
+                              "--transcript-out", str(seen_path)])
+        events = [json.loads(line) for line in out.getvalue().splitlines() if line.startswith("{")]
+        stats = next(json.loads(line) for line in err.getvalue().splitlines() if line.startswith('{"stats"'))
+        seen = parse_transcript(seen_path.read_text())
+    want = turns_as_positions(source.games[args.game - 1].actions, source.variant)
+    got = turns_as_positions(seen.games[0].actions, source.variant) if seen.games else []
+    shown = want[:args.turns] if args.turns else want
+    right = sum(a == b for a, b in zip(got, shown))
+    first_wrong = next((i for i, (a, b) in enumerate(zip(got, shown)) if a != b), None)
+    s = stats["stats"]
+    report = {
+        "frames": frames, "exit": code,
+        "video_s": s["video_s"], "cpu_s": s["cpu_s"], "wall_s": s["wall_s"],
+        "speed_cpu": round(s["video_s"] / s["cpu_s"], 2) if s["cpu_s"] else None,
+        "speed_wall": round(s["video_s"] / s["wall_s"], 2) if s["wall_s"] else None,
+        "settles": s["settled"], "recognize_ms_median": s["recognize_ms_median"],
+        "latency_ms_median": s["latency_ms_median"], "latency_ms_max": s["latency_ms_max"],
+        "turns_shown": len(shown), "turns_recorded": len(got), "turns_right": right,
+        "first_wrong_turn": first_wrong, "record_equals_source": got == shown,
+        "calls": [{k: e.get(k) for k in ("t", "kind", "reason", "player")} for e in events if e["type"] == "call"],
+        "unclear": sum(e["type"] == "unclear" for e in events),
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for k, v in report.items():
+            print(f"{k:>22}: {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
