@@ -1,0 +1,30 @@
+"""The bundled demo followed by the trained recognizer (no oracle), as `gammoncam demo` runs it.
+
+demo/make_demo.py says what the video holds: a 3 point match whose game 1 has dark's illegal
+2-2 (6/3 with a 2, RULES 3.1) and ends in a drop, and whose game 2 has a double on a dead cube
+(RULES 6.3) at 0-1 with the cube on 2.
+"""
+
+import json
+from pathlib import Path
+
+from gammoncam.cli import main
+
+DEMO = Path(__file__).resolve().parents[2] / "demo"
+
+
+def test_the_demo_is_followed_from_its_frames(tmp_path, capsys):
+    meta = json.loads((DEMO / "demo.json").read_text())
+    corners = ",".join(str(v) for xy in meta["field"] for v in xy)
+    code = main(["watch", "--video", str(DEMO / "demo.mp4"), "--corners", corners, "--match", "3", "--json",
+                 "--log", str(tmp_path / "log.sqlite"), "--transcript-out", str(tmp_path / "seen.mat")])
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert code == 1  # something was called
+    calls = [(e["player"], e["reason"]) for e in events if e["type"] == "call"]
+    assert calls == [(2, "no_such_play"), (2, "dead_cube")]
+    legal = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play" and "play" in e]
+    assert legal == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (1, [5, 5], "23/13 6/1* 6/1"),
+                     (1, [3, 1], "8/5 6/5"), (2, [6, 4], "24/18 13/9"), (1, [2, 1], "24/23 13/11"),
+                     (2, [3, 2], "13/11 13/10")]
+    kinds = [e["type"] for e in events if e["type"] in ("game_start", "double", "take", "drop")]
+    assert kinds == ["game_start", "double", "drop", "game_start", "double", "take", "double"]
