@@ -114,7 +114,9 @@ VIEW = (320, 192)  # the finder's input, width x height: the frame letterboxed (
 STRIDE = 4  # the finder's heat maps are VIEW / STRIDE
 CROP = 48  # the refiner's crop, pixels a side; its soft-max heat map is CROP / 2 a side
 HALF = 0.07  # half a refiner crop's side, as a share of the field's mean side
-PEAK = 0.3  # the least heat a peak needs to count
+PEAK = 0.3  # a corner with less heat is taken as hidden, and completed from the others if that fits better
+CANDIDATE = 0.1  # the least heat a peak needs to be a candidate
+MIN_SCORE = 2.4  # the least score (corner heat at 4 corners + bar-end heat at 2 ends, of 6) a field needs
 UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
 
 
@@ -237,30 +239,86 @@ def order_field(quad: np.ndarray, bar_ends: list) -> np.ndarray:
 
 
 def complete(three: np.ndarray, bar_ends: list) -> np.ndarray | None:
-    """The fourth corner of the field from three and both ends of the bar (a corner under a hand):
-    the labelling whose homography fits all five points best, if it fits well."""
+    """The field (clockwise) from three of its corners and both ends of the bar (a corner under a
+    hand): of the ways to name the three (the hidden one taken as BL, by symmetry), the one whose
+    homography from TL, TR, BR and the bottom end sends the top end nearest the one seen, if near.
+
+    >>> sq = np.array([[0, 0], [4, 0], [4, 2], [0, 2]], float)
+    >>> complete(sq[:3], [np.array([2.0, 0]), np.array([2.0, 2])]).round(6).tolist()
+    [[0.0, 0.0], [4.0, 0.0], [4.0, 2.0], [0.0, 2.0]]
+    """
     if len(bar_ends) < 2:
         return None
+    from itertools import permutations
+
+    src = np.array([[0, 0], [1, 0], [1, 1], [0.5, 1]], np.float32)
     best = None
-    b = np.asarray(bar_ends[:2], np.float64)
-    for missing in range(4):  # which of TL, TR, BR, BL is hidden, the other three in turn
-        known = [k for k in range(4) if k != missing]
-        for perm in ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2)):
-            for swap in (False, True):
-                src = np.concatenate([UNIT_SQUARE[known], [[0.5, 0.0], [0.5, 1.0]]])
-                dst = np.concatenate([three[list(perm)], b[::-1] if swap else b])
-                H, _ = cv2.findHomography(src, dst, 0)
-                if H is None:
-                    continue
-                err = np.linalg.norm(_apply(H, src) - dst, axis=1).max()
-                quad = _apply(H, UNIT_SQUARE)
-                size = np.sqrt(abs(cv2.contourArea(quad.astype(np.float32))))
-                if best is None or err < best[0]:
-                    best = (err, quad, size)
-    if best is None or best[0] > 0.03 * best[2]:
+    for perm in permutations(range(3)):
+        for top, bottom in ((0, 1), (1, 0)):
+            dst = np.vstack([three[list(perm)], bar_ends[bottom][None]]).astype(np.float32)
+            H = cv2.getPerspectiveTransform(src, dst)
+            err = float(np.linalg.norm(_apply(H, [[0.5, 0.0]])[0] - bar_ends[top]))
+            if best is None or err < best[0]:
+                best = (err, _apply(H, UNIT_SQUARE))
+    size = np.sqrt(abs(cv2.contourArea(best[1].astype(np.float32))))
+    if best[0] > 0.05 * size:
         return None
     q = clockwise(best[1])
     return q if convex(q) else None
+
+
+def _sample(heat: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """The heat map's values at (N, 2) points in cells (bilinear, 0 outside)."""
+    p = np.asarray(pts, np.float32).reshape(1, -1, 2)
+    return cv2.remap(heat.astype(np.float32), p[..., 0], p[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)[0]
+
+
+def score(heat: np.ndarray, quad: np.ndarray) -> tuple[float, np.ndarray]:
+    """How well a clockwise quadrilateral (in cells) fits the heat maps: the corner heat at its
+    corners plus the bar-end heat where the bar would meet its long edges, for the better of the
+    two choices of long edges; and the quadrilateral turned so that edge 0-1 is long."""
+    corner = float(_sample(heat[0], quad).sum())
+    best = None
+    for turn in (0, 1):
+        r = np.roll(quad, -turn, axis=0)
+        ends = float(_sample(heat[1], bar_ends_of(r)).sum())
+        if best is None or ends > best[0]:
+            best = (ends, r)
+    return corner + best[0], best[1]
+
+
+def decode(heat: np.ndarray) -> np.ndarray | None:
+    """The field's corners in heat-map cells from the finder's two heat maps, or None.
+
+    Candidates: every convex quadrilateral of four corner peaks and, when those leave a corner
+    weak (a hand over it), every one completed from three peaks and the two bar ends
+    (:func:`complete`). The best by :func:`score` wins if it scores at least :data:`MIN_SCORE`;
+    it is turned by :func:`order_field`."""
+    from itertools import combinations
+
+    found = peaks(heat[0], CANDIDATE, 7)
+    ends = peaks(heat[1], CANDIDATE, 2)
+    pts = np.array([p[:2] for p in found]).reshape(-1, 2)
+    best = None
+    for combo in combinations(range(len(pts)), 4):
+        q = clockwise(pts[list(combo)])
+        if convex(q):
+            sc, q = score(heat, q)
+            if best is None or sc > best[0]:
+                best = (sc, q)
+    weakest = float(_sample(heat[0], best[1]).min()) if best is not None else 0.0
+    if weakest < PEAK and len(ends) == 2 and len(pts) >= 3:
+        e = [np.array(p[:2]) for p in ends]
+        for combo in combinations(range(min(5, len(pts))), 3):
+            q = complete(pts[list(combo)], e)
+            if q is not None:
+                sc, q = score(heat, q)
+                if best is None or sc > best[0]:
+                    best = (sc, q)
+    if best is None or best[0] < MIN_SCORE:
+        return None
+    return order_field(best[1], list(bar_ends_of(best[1])))
 
 
 class CornerFinder:
@@ -286,36 +344,14 @@ class CornerFinder:
     def coarse(self, image: np.ndarray) -> np.ndarray | None:
         """The finder's corners in the image (TL, TR, BR, BL as :func:`order_field` turns them), or None."""
         heat, s = self.heat(image)
-
-        def to_image(p):
-            return from_view(np.array([p[0], p[1]]) * STRIDE + (STRIDE - 1) / 2, s)
-
-        found = peaks(heat[0])
-        ends = [to_image(p) for p in peaks(heat[1], top=2)]
-        pts = [to_image(p) for p in found[:6]]
-        score = [p[2] for p in found[:6]]
-        best = None
-        if len(pts) >= 4:
-            from itertools import combinations
-
-            for combo in combinations(range(len(pts)), 4):
-                q = clockwise(np.array([pts[i] for i in combo]))
-                if convex(q):
-                    total = sum(score[i] for i in combo)
-                    if best is None or total > best[0]:
-                        best = (total, q)
-        if best is not None:
-            quad = best[1]
-        elif len(pts) == 3:
-            quad = complete(np.array(pts), ends)
-            if quad is None:
-                return None
-        else:
+        q = decode(heat)
+        if q is None:
             return None
+        quad = from_view(q * STRIDE + (STRIDE - 1) / 2, s)
         h, w = image.shape[:2]
         if cv2.contourArea(quad.astype(np.float32)) < 0.005 * w * h:
             return None
-        return order_field(quad, ends)
+        return quad
 
     def refine(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """Each corner placed by the refiner in a crop round it (sub-pixel)."""
