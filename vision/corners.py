@@ -114,9 +114,10 @@ VIEW = (320, 192)  # the finder's input, width x height: the frame letterboxed (
 STRIDE = 4  # the finder's heat maps are VIEW / STRIDE
 CROP = 48  # the refiner's crop, pixels a side; its soft-max heat map is CROP / 2 a side
 HALF = 0.07  # half a refiner crop's side, as a share of the field's mean side
-PEAK = 0.3  # a corner with less heat is taken as hidden, and completed from the others if that fits better
+PEAK = 0.3  # the least heat of a peak, by default
 CANDIDATE = 0.1  # the least heat a peak needs to be a candidate
-MIN_SCORE = 2.4  # the least score (corner heat at 4 corners + bar-end heat at 2 ends, of 6) a field needs
+MIN_SCORE = 3.0  # the least score (see :func:`score`; at most 4 + 2 * END_WEIGHT) a field needs
+END_WEIGHT = 2.0  # the bar ends' weight in the score: they check the four corners against each other
 UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
 
 
@@ -285,15 +286,15 @@ def score(heat: np.ndarray, quad: np.ndarray) -> tuple[float, np.ndarray]:
         ends = float(_sample(heat[1], bar_ends_of(r)).sum())
         if best is None or ends > best[0]:
             best = (ends, r)
-    return corner + best[0], best[1]
+    return corner + END_WEIGHT * best[0], best[1]
 
 
 def decode(heat: np.ndarray) -> np.ndarray | None:
     """The field's corners in heat-map cells from the finder's two heat maps, or None.
 
-    Candidates: every convex quadrilateral of four corner peaks and, when those leave a corner
-    weak (a hand over it), every one completed from three peaks and the two bar ends
-    (:func:`complete`). The best by :func:`score` wins if it scores at least :data:`MIN_SCORE`;
+    Candidates: every convex quadrilateral of four corner peaks, and every one completed from
+    three of the five strongest peaks and the two bar ends (:func:`complete`), for a corner under
+    a hand or a false peak on the hand. The best by :func:`score` wins if it scores at least :data:`MIN_SCORE`;
     it is turned by :func:`order_field`."""
     from itertools import combinations
 
@@ -307,8 +308,7 @@ def decode(heat: np.ndarray) -> np.ndarray | None:
             sc, q = score(heat, q)
             if best is None or sc > best[0]:
                 best = (sc, q)
-    weakest = float(_sample(heat[0], best[1]).min()) if best is not None else 0.0
-    if weakest < PEAK and len(ends) == 2 and len(pts) >= 3:
+    if len(ends) == 2 and len(pts) >= 3:
         e = [np.array(p[:2]) for p in ends]
         for combo in combinations(range(min(5, len(pts))), 3):
             q = complete(pts[list(combo)], e)
