@@ -19,7 +19,8 @@
   2. *Refiner* (``models/corners_refiner.onnx``): around each corner a crop taken in the
      field's coordinates, mirrored so that every corner looks like a top-left one
      (:func:`corner_crop`), to the corner's position in the crop as the expectation of a
-     soft-max heat map, hence sub-pixel; twice, the second time from the first's corners.
+     soft-max heat map, hence sub-pixel; twice, in a wide crop (the finder may have taken a
+     point's corner or a tray's for the field's) and then in a narrow one round the first's answer.
 
   It returns None when no plausible quadrilateral is seen (no board, or too much of it hidden),
   and the command line then asks for ``--corners``.
@@ -114,6 +115,7 @@ VIEW = (320, 192)  # the finder's input, width x height: the frame letterboxed (
 STRIDE = 4  # the finder's heat maps are VIEW / STRIDE
 CROP = 48  # the refiner's crop, pixels a side; its soft-max heat map is CROP / 2 a side
 HALF = 0.07  # half a refiner crop's side, as a share of the field's mean side
+PASSES = (0.14, 0.07)  # the refiner's passes: a wide crop (the finder may be a point off), then a narrow one
 PEAK = 0.3  # the least heat of a peak, by default
 CANDIDATE = 0.1  # the least heat a peak needs to be a candidate
 MIN_SCORE = 3.0  # the least score (see :func:`score`; at most 4 + 2 * END_WEIGHT) a field needs
@@ -353,21 +355,26 @@ class CornerFinder:
             return None
         return quad
 
-    def refine(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-        """Each corner placed by the refiner in a crop round it (sub-pixel)."""
-        crops, Ms = zip(*(corner_crop(image, corners, k) for k in range(4)))
+    def refine(self, image: np.ndarray, corners: np.ndarray, half: float = HALF) -> np.ndarray:
+        """Each corner placed by the refiner in a crop round it, ``half`` of the field's mean side
+        from the corner to the crop's sides (sub-pixel)."""
+        crops, Ms = zip(*(corner_crop(image, corners, k, half) for k in range(4)))
         logits = self.refiner.run(None, {self.refiner.get_inputs()[0].name: to_input(np.stack(crops))})[0]
         xy = soft_argmax(logits[:, 0])
         out = np.array([_apply(np.linalg.inv(M), p)[0] for M, p in zip(Ms, xy)])
         return out if convex(out, 10.0) else corners
 
-    def __call__(self, image: np.ndarray, passes: int = 2) -> np.ndarray | None:
-        corners = self.coarse(image)
-        if corners is None or self.refiner is None:
+    def refined(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """The refiner's passes (:data:`PASSES`) from the finder's corners."""
+        if self.refiner is None:
             return corners
-        for _ in range(passes):
-            corners = self.refine(image, corners)
+        for half in PASSES:
+            corners = self.refine(image, corners, half)
         return corners
+
+    def __call__(self, image: np.ndarray) -> np.ndarray | None:
+        corners = self.coarse(image)
+        return None if corners is None else self.refined(image, corners)
 
 
 def soft_argmax(logits: np.ndarray) -> np.ndarray:

@@ -278,10 +278,7 @@ def corner_accuracy(directory: Path, limit: int | None = None, finder=None, prog
         diag = float(np.hypot(*image.shape[:2]))
         t0 = time.perf_counter()
         coarse = finder.coarse(image)
-        found = coarse
-        if coarse is not None and finder.refiner is not None:
-            for _ in range(2):
-                found = finder.refine(image, found)
+        found = None if coarse is None else finder.refined(image, coarse)
         ms = (time.perf_counter() - t0) * 1000
         row = {"frame": name, "diag": diag, "ms": ms, "hands": bool(truth["hands_cover_board"]),
                "found": found is not None}

@@ -6,8 +6,9 @@ gives, once (cached in ``corner_data.npz`` next to it):
 - the finder's input, the frame letterboxed to :data:`vision.corners.VIEW`, with the field's
   four corners and the bar's two ends in view pixels (the heat-map targets are Gaussians drawn
   round them per batch, after the batch's mirroring);
-- :data:`PER_CORNER` refiner crops round each corner, cut from the *true* corners moved by
-  noise of about the finder's error, with the true corner's position in each crop.
+- :data:`PER_CORNER` refiner crops round each corner, of random sizes in :data:`HALVES` (the
+  refiner runs a wide pass and a narrow one), cut from the *true* corners moved by noise up to a
+  third of the crop, with the true corner's position in each crop.
 
 Retrain from scratch::
 
@@ -31,8 +32,8 @@ from tqdm import tqdm
 
 from vision import corners as C
 
-PER_CORNER = 2  # refiner crops cut round each corner of each image
-NOISE = 0.02  # the corners' noise for the refiner's crops, as a share of the field's mean side
+PER_CORNER = 3  # refiner crops cut round each corner of each image
+HALVES = (0.05, 0.16)  # the range of the refiner crops' half sides (shares of the field's mean side)
 SIGMA = 1.0  # the finder's Gaussian targets, in heat-map cells
 
 
@@ -56,11 +57,13 @@ def _cut(job):
     side = (w + h) / 2
     crops, targets = [], []
     for _ in range(PER_CORNER):
-        noisy = field + rng.normal(0, NOISE * side * rng.uniform(0.3, 1.5), field.shape)
+        # A crop of any size the refiner's passes use, the corners off by up to a third of it.
+        half = rng.uniform(*HALVES)
+        noisy = field + rng.normal(0, half * side * rng.uniform(0.05, 0.35), field.shape)
         noisy = np.roll(noisy, -int(rng.integers(4)), axis=0)  # the finder may start at any corner
         turn = np.argmin(np.linalg.norm(noisy[:, None] - field[None], axis=2), axis=1)
         for k in range(4):
-            crop, M = C.corner_crop(image, noisy, k)
+            crop, M = C.corner_crop(image, noisy, k, half)
             crops.append(crop)
             targets.append(C._apply(M, field[turn[k]])[0])
     return (view, C.to_view(field, s), C.to_view(ends, s), np.array(crops, np.uint8),
@@ -69,7 +72,7 @@ def _cut(job):
 
 def corner_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
     """Views, corners and bar ends (view pixels), refiner crops and targets of a synth directory (cached)."""
-    cache = directory / "corner_data.npz"
+    cache = directory / "corner_data_v2.npz"
     if cache.exists():
         d = np.load(cache)
         return d["views"], d["corners"], d["ends"], d["crops"], d["targets"]
@@ -188,8 +191,12 @@ def _soft_argmax(logits):
 
 
 def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads: int = 1, seed: int = 0,
-                  lr: float = 3e-3, val_fraction: float = 0.03) -> dict:
-    """Train (or resume) the corner finder and refiner; export ``out`` and ``<out stem>_refiner.onnx``."""
+                  lr: float = 3e-3, val_fraction: float = 0.03, init: Path | None = None,
+                  refiner_only: bool = False) -> dict:
+    """Train (or resume) the corner finder and refiner; export ``out`` and ``<out stem>_refiner.onnx``.
+
+    ``init`` starts from an earlier run's checkpoint; ``refiner_only`` trains the refiner alone
+    (the finder is exported as loaded)."""
     import torch
 
     torch.set_num_threads(threads)
@@ -203,11 +210,16 @@ def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads:
     refiner_path = out.parent / f"{out.stem}_refiner.onnx"
     ckpt = out.with_suffix(".ckpt")
     finder, refiner = finder_net(), refiner_net()
+    if init is not None:
+        state = torch.load(init, weights_only=False)
+        finder.load_state_dict(state["finder"])
+        refiner.load_state_dict(state["refiner"])
+        print(f"starting from the weights in {init}")
     opt_f = torch.optim.AdamW(finder.parameters(), lr=lr, weight_decay=1e-4)
     opt_r = torch.optim.AdamW(refiner.parameters(), lr=lr, weight_decay=1e-4)
     fb, rb = 16, 64
-    steps_f, steps_r = len(tr) // fb, len(tc) // rb
-    sched_f = torch.optim.lr_scheduler.OneCycleLR(opt_f, lr, total_steps=epochs * steps_f, pct_start=0.15)
+    steps_f, steps_r = (0 if refiner_only else len(tr) // fb), len(tc) // rb
+    sched_f = torch.optim.lr_scheduler.OneCycleLR(opt_f, lr, total_steps=max(1, epochs * steps_f), pct_start=0.15)
     sched_r = torch.optim.lr_scheduler.OneCycleLR(opt_r, lr, total_steps=epochs * steps_r, pct_start=0.15)
     start, history = 0, []
     if ckpt.exists():
@@ -260,7 +272,7 @@ def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads:
                 bar.set_postfix(finder=f"{lf / max(1, min(k + 1, steps_f)):.3f}",
                                 refiner=f"{lr_ / max(1, min(k + 1, steps_r)):.3f}")
         vf = _val_refiner(refiner, crops[val_crop], targets[val_crop])
-        history.append({"epoch": epoch + 1, "finder_loss": lf / steps_f, "refiner_loss": lr_ / steps_r,
+        history.append({"epoch": epoch + 1, "finder_loss": lf / max(1, steps_f), "refiner_loss": lr_ / steps_r,
                         "val_refiner_median_crop_px": vf, "seconds": time.time() - t0})
         print(history[-1])
         torch.save({"finder": finder.state_dict(), "refiner": refiner.state_dict(), "opt_f": opt_f.state_dict(),

@@ -137,7 +137,8 @@ def _train(args) -> int:
         from vision.train_corners import train_corners
 
         result = train_corners(dirs, Path(args.out or "models/corners.onnx"), epochs=args.epochs, lr=args.lr,
-                               threads=args.threads)
+                               threads=args.threads, init=Path(args.init) if args.init else None,
+                               refiner_only=args.refiner_only)
     elif args.stage == "checkers":
         result = train_checkers(dirs, Path(args.out or "models/checkers.onnx"), epochs=args.epochs, lr=args.lr,
                                 samples=args.samples, init=Path(args.init) if args.init else None)
@@ -180,5 +181,6 @@ def register(subparsers) -> None:
     p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers)")
     p.add_argument("--init", help="start from this checkpoint's weights")
     p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")
+    p.add_argument("--refiner-only", action="store_true", help="corners: train the refiner alone (with --init)")
     p.add_argument("--out")
     p.set_defaults(func=_train)
