@@ -139,6 +139,7 @@ def to_view(px, s: float) -> np.ndarray:
 
 
 def from_view(xy, s: float) -> np.ndarray:
+    """Letterboxed view pixels to image pixels (the inverse of :func:`to_view`)."""
     return (np.asarray(xy, np.float64) + 0.5) / s - 0.5
 
 
@@ -170,7 +171,8 @@ def corner_crop(image: np.ndarray, corners: np.ndarray, k: int, half: float = HA
     return crop, M
 
 
-def _apply(M: np.ndarray, pts) -> np.ndarray:
+def transform(M: np.ndarray, pts) -> np.ndarray:
+    """(N, 2) points through the homography ``M``."""
     return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), M).reshape(-1, 2)
 
 
@@ -220,7 +222,7 @@ def bar_ends_of(quad: np.ndarray) -> np.ndarray:
     """Where the bar meets edges 0-1 and 3-2 of a quadrilateral taken as the field TL, TR, BR, BL
     (the projective middles of those edges)."""
     H = cv2.getPerspectiveTransform(UNIT_SQUARE.astype(np.float32), np.asarray(quad, np.float32))
-    return _apply(H, [[0.5, 0.0], [0.5, 1.0]])
+    return transform(H, [[0.5, 0.0], [0.5, 1.0]])
 
 
 def order_field(quad: np.ndarray, bar_ends: list) -> np.ndarray:
@@ -260,9 +262,9 @@ def complete(three: np.ndarray, bar_ends: list) -> np.ndarray | None:
         for top, bottom in ((0, 1), (1, 0)):
             dst = np.vstack([three[list(perm)], bar_ends[bottom][None]]).astype(np.float32)
             H = cv2.getPerspectiveTransform(src, dst)
-            err = float(np.linalg.norm(_apply(H, [[0.5, 0.0]])[0] - bar_ends[top]))
+            err = float(np.linalg.norm(transform(H, [[0.5, 0.0]])[0] - bar_ends[top]))
             if best is None or err < best[0]:
-                best = (err, _apply(H, UNIT_SQUARE))
+                best = (err, transform(H, UNIT_SQUARE))
     size = np.sqrt(abs(cv2.contourArea(best[1].astype(np.float32))))
     if best[0] > 0.05 * size:
         return None
@@ -361,7 +363,7 @@ class CornerFinder:
         crops, Ms = zip(*(corner_crop(image, corners, k, half) for k in range(4)))
         logits = self.refiner.run(None, {self.refiner.get_inputs()[0].name: to_input(np.stack(crops))})[0]
         xy = soft_argmax(logits[:, 0])
-        out = np.array([_apply(np.linalg.inv(M), p)[0] for M, p in zip(Ms, xy)])
+        out = np.array([transform(np.linalg.inv(M), p)[0] for M, p in zip(Ms, xy)])
         return out if convex(out, 10.0) else corners
 
     def refined(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:

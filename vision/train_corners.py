@@ -65,7 +65,7 @@ def _cut(job):
         for k in range(4):
             crop, M = C.corner_crop(image, noisy, k, half)
             crops.append(crop)
-            targets.append(C._apply(M, field[turn[k]])[0])
+            targets.append(C.transform(M, field[turn[k]])[0])
     return (view, C.to_view(field, s), C.to_view(ends, s), np.array(crops, np.uint8),
             np.array(targets, np.float32))
 

@@ -69,7 +69,7 @@ def test_order_puts_a_long_edge_on_top():
 def test_a_hidden_corner_is_completed_from_three_and_the_bar():
     H = cv2.getPerspectiveTransform(C.UNIT_SQUARE.astype(np.float32),
                                     np.array([[120, 80], [610, 95], [650, 420], [90, 400]], np.float32))
-    field = C._apply(H, C.UNIT_SQUARE)
+    field = C.transform(H, C.UNIT_SQUARE)
     ends = list(C.bar_ends_of(field))
     for hidden in range(4):
         three = np.delete(field, hidden, axis=0)
@@ -92,7 +92,7 @@ def test_corner_crop_puts_the_corner_in_the_middle_field_to_the_bottom_right():
     cv2.fillPoly(img, [field.astype(np.int32)], (255, 255, 255))
     for k in range(4):
         crop, M = C.corner_crop(img, field, k)
-        assert np.abs(C._apply(M, field[k]) - C.CROP / 2).max() < 1e-3
+        assert np.abs(C.transform(M, field[k]) - C.CROP / 2).max() < 1e-3
         q = C.CROP // 4
         assert crop[-q:, -q:].mean() > 200 and crop[:q, :q].mean() < 50  # the field at the bottom right
 
