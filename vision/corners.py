@@ -6,8 +6,24 @@
   rail; the line is re-fitted to the strongest gradient found along its normals near the given
   line, and the corners become the intersections of the four fitted lines. This turns clicks a
   few pixels off into sub-pixel corners.
-- Found automatically (:func:`find_corners`): not yet available (no detector trained here, see
-  models/README.md); it returns None and the command line asks for ``--corners``.
+- Found automatically (:func:`find_corners`), in two steps, each a small network run with
+  onnxruntime (trained on renders by :mod:`vision.train_corners`):
+
+  1. *Finder* (``models/corners.onnx``): the whole frame, letterboxed to :data:`VIEW`, to two heat
+     maps at a quarter of that size: the field's corners and the two ends of the bar (where the
+     bar meets the long edges). The strongest peaks that make a convex quadrilateral are the
+     corners (a corner under a hand is completed from the other three and the bar's ends); the
+     bar's ends tell which edges are the long ones. The order is TL, TR, BR, BL with the top edge
+     the long edge nearer the top of the image; which turn is right (which row is which) is left
+     to the opening position (:mod:`vision.orientation`, :mod:`vision.adapt`).
+  2. *Refiner* (``models/corners_refiner.onnx``): around each corner a crop taken in the
+     field's coordinates, mirrored so that every corner looks like a top-left one
+     (:func:`corner_crop`), to the corner's position in the crop as the expectation of a
+     soft-max heat map, hence sub-pixel; twice, in a wide crop (the finder may have taken a
+     point's corner or a tray's for the field's) and then in a narrow one round the first's answer.
+
+  It returns None when no plausible quadrilateral is seen (no board, or too much of it hidden),
+  and the command line then asks for ``--corners``.
 
 >>> import numpy as np
 >>> img = np.zeros((200, 300, 3), np.uint8); img[50:150, 60:240] = 200
@@ -90,6 +106,310 @@ def refine(image: np.ndarray, corners: np.ndarray, search: float | None = None) 
     return out
 
 
+# --- found automatically --------------------------------------------------------------------
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+FINDER = MODELS / "corners.onnx"
+REFINER = MODELS / "corners_refiner.onnx"
+VIEW = (320, 192)  # the finder's input, width x height: the frame letterboxed (top left, black pad)
+STRIDE = 4  # the finder's heat maps are VIEW / STRIDE
+CROP = 48  # the refiner's crop, pixels a side; its soft-max heat map is CROP / 2 a side
+HALF = 0.07  # half a refiner crop's side, as a share of the field's mean side
+PASSES = (0.14, 0.07)  # the refiner's passes: a wide crop (the finder may be a point off), then a narrow one
+PEAK = 0.3  # the least heat of a peak, by default
+CANDIDATE = 0.1  # the least heat a peak needs to be a candidate
+MIN_SCORE = 3.0  # the least score (see :func:`score`; at most 4 + 2 * END_WEIGHT) a field needs
+END_WEIGHT = 2.0  # the bar ends' weight in the score: they check the four corners against each other
+UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
+
+
+def letterbox(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame shrunk into :data:`VIEW` (top left, black pad) and the scale it was shrunk by."""
+    h, w = image.shape[:2]
+    s = min(VIEW[0] / w, VIEW[1] / h)
+    small = cv2.resize(image, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+    out = np.zeros((VIEW[1], VIEW[0], 3), np.uint8)
+    out[:small.shape[0], :small.shape[1]] = small[:VIEW[1], :VIEW[0]]
+    return out, s
+
+
+def to_view(px, s: float) -> np.ndarray:
+    """Image pixels to letterboxed view pixels (pixel centres on pixel centres)."""
+    return (np.asarray(px, np.float64) + 0.5) * s - 0.5
+
+
+def from_view(xy, s: float) -> np.ndarray:
+    """Letterboxed view pixels to image pixels (the inverse of :func:`to_view`)."""
+    return (np.asarray(xy, np.float64) + 0.5) / s - 0.5
+
+
+def corner_window(corners: np.ndarray, k: int, half: float = HALF) -> np.ndarray:
+    """The field quadrilateral (TL, TR, BR, BL of the crop) round corner ``k`` of ``corners``,
+    mirrored so that the field lies to the crop's bottom right: every corner looks like a
+    top-left one. About square in the image whatever the field's aspect."""
+    from vision.rectify import quad
+
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    w = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
+    h = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
+    r = half * (w + h) / 2
+    a, b = r / max(w, 1e-6), r / max(h, 1e-6)
+    u, v = UNIT_SQUARE[k]
+    su, sv = (1 if u == 0 else -1), (1 if v == 0 else -1)
+    return quad(u - su * a, u + su * a, v - sv * b, v + sv * b)
+
+
+def corner_crop(image: np.ndarray, corners: np.ndarray, k: int, half: float = HALF) -> tuple[np.ndarray, np.ndarray]:
+    """The refiner's :data:`CROP`-pixel crop round corner ``k`` and the homography image -> crop."""
+    from vision.rectify import Field
+
+    field = Field(corners)
+    src = field.to_image(corner_window(corners, k, half)).astype(np.float32)
+    dst = np.array([[0, 0], [CROP, 0], [CROP, CROP], [0, CROP]], np.float32)
+    M = cv2.getPerspectiveTransform(src, dst)
+    crop = cv2.warpPerspective(image, M, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return crop, M
+
+
+def transform(M: np.ndarray, pts) -> np.ndarray:
+    """(N, 2) points through the homography ``M``."""
+    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), M).reshape(-1, 2)
+
+
+def peaks(heat: np.ndarray, threshold: float = PEAK, top: int = 8) -> list[tuple[float, float, float]]:
+    """Local maxima of a heat map as ``(x, y, value)`` in cells, strongest first, each placed to
+    a fraction of a cell by a parabola through it and its neighbours (on the log of the heat)."""
+    h = heat.astype(np.float32)
+    local = (h >= cv2.dilate(h, np.ones((3, 3), np.uint8))) & (h > threshold)
+    ys, xs = np.nonzero(local)
+    order = np.argsort(-h[ys, xs])[:top]
+    out = []
+    lg = np.log(np.clip(h, 1e-6, 1.0))
+    for i in order:
+        y, x = int(ys[i]), int(xs[i])
+        dx = dy = 0.0
+        if 0 < x < h.shape[1] - 1:
+            den = lg[y, x - 1] - 2 * lg[y, x] + lg[y, x + 1]
+            dx = 0.5 * (lg[y, x - 1] - lg[y, x + 1]) / den if den < 0 else 0.0
+        if 0 < y < h.shape[0] - 1:
+            den = lg[y - 1, x] - 2 * lg[y, x] + lg[y + 1, x]
+            dy = 0.5 * (lg[y - 1, x] - lg[y + 1, x]) / den if den < 0 else 0.0
+        out.append((x + float(np.clip(dx, -0.5, 0.5)), y + float(np.clip(dy, -0.5, 0.5)), float(h[y, x])))
+    return out
+
+
+def clockwise(pts: np.ndarray) -> np.ndarray:
+    """Four points ordered clockwise on the screen (y down) round their centroid."""
+    p = np.asarray(pts, np.float64)
+    c = p.mean(axis=0)
+    return p[np.argsort(np.arctan2(p[:, 1] - c[1], p[:, 0] - c[0]))]
+
+
+def convex(quad: np.ndarray, min_angle: float = 20.0) -> bool:
+    """Is the (clockwise) quadrilateral convex with every angle above ``min_angle`` degrees?"""
+    q = np.asarray(quad, np.float64)
+    for i in range(4):
+        a, b, c = q[i - 1], q[i], q[(i + 1) % 4]
+        u, v = a - b, c - b
+        cross = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])  # > 0: a right turn on screen
+        cos = u @ v / max(1e-9, np.linalg.norm(u) * np.linalg.norm(v))
+        if cross <= 0 or np.degrees(np.arccos(np.clip(cos, -1, 1))) < min_angle:
+            return False
+    return True
+
+
+def bar_ends_of(quad: np.ndarray) -> np.ndarray:
+    """Where the bar meets edges 0-1 and 3-2 of a quadrilateral taken as the field TL, TR, BR, BL
+    (the projective middles of those edges)."""
+    H = cv2.getPerspectiveTransform(UNIT_SQUARE.astype(np.float32), np.asarray(quad, np.float32))
+    return transform(H, [[0.5, 0.0], [0.5, 1.0]])
+
+
+def order_field(quad: np.ndarray, bar_ends: list) -> np.ndarray:
+    """A clockwise quadrilateral turned so that edge 0-1 is a long edge (the one the bar's ends
+    say, else the longer pair as seen) and, of the two long edges, the nearer the image top."""
+    q = clockwise(quad)
+    costs = []
+    for turn in (0, 1):
+        r = np.roll(q, -turn, axis=0)
+        if len(bar_ends):
+            want = bar_ends_of(r)
+            costs.append(sum(np.linalg.norm(want - b, axis=1).min() for b in bar_ends))
+        else:  # no bar seen: the longer pair of edges
+            costs.append(-(np.linalg.norm(r[1] - r[0]) + np.linalg.norm(r[2] - r[3])))
+    r = np.roll(q, -int(np.argmin(costs)), axis=0)
+    if (r[2, 1] + r[3, 1]) < (r[0, 1] + r[1, 1]):  # the other long edge is nearer the top
+        r = np.roll(r, 2, axis=0)
+    return r
+
+
+def complete(three: np.ndarray, bar_ends: list) -> np.ndarray | None:
+    """The field (clockwise) from three of its corners and both ends of the bar (a corner under a
+    hand): of the ways to name the three (the hidden one taken as BL, by symmetry), the one whose
+    homography from TL, TR, BR and the bottom end sends the top end nearest the one seen, if near.
+
+    >>> sq = np.array([[0, 0], [4, 0], [4, 2], [0, 2]], float)
+    >>> complete(sq[:3], [np.array([2.0, 0]), np.array([2.0, 2])]).round(6).tolist()
+    [[0.0, 0.0], [4.0, 0.0], [4.0, 2.0], [0.0, 2.0]]
+    """
+    if len(bar_ends) < 2:
+        return None
+    from itertools import permutations
+
+    src = np.array([[0, 0], [1, 0], [1, 1], [0.5, 1]], np.float32)
+    best = None
+    for perm in permutations(range(3)):
+        for top, bottom in ((0, 1), (1, 0)):
+            dst = np.vstack([three[list(perm)], bar_ends[bottom][None]]).astype(np.float32)
+            H = cv2.getPerspectiveTransform(src, dst)
+            err = float(np.linalg.norm(transform(H, [[0.5, 0.0]])[0] - bar_ends[top]))
+            if best is None or err < best[0]:
+                best = (err, transform(H, UNIT_SQUARE))
+    size = np.sqrt(abs(cv2.contourArea(best[1].astype(np.float32))))
+    if best[0] > 0.05 * size:
+        return None
+    q = clockwise(best[1])
+    return q if convex(q) else None
+
+
+def _sample(heat: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """The heat map's values at (N, 2) points in cells (bilinear, 0 outside)."""
+    p = np.asarray(pts, np.float32).reshape(1, -1, 2)
+    return cv2.remap(heat.astype(np.float32), p[..., 0], p[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)[0]
+
+
+def score(heat: np.ndarray, quad: np.ndarray) -> tuple[float, np.ndarray]:
+    """How well a clockwise quadrilateral (in cells) fits the heat maps: the corner heat at its
+    corners plus the bar-end heat where the bar would meet its long edges, for the better of the
+    two choices of long edges; and the quadrilateral turned so that edge 0-1 is long."""
+    corner = float(_sample(heat[0], quad).sum())
+    best = None
+    for turn in (0, 1):
+        r = np.roll(quad, -turn, axis=0)
+        ends = float(_sample(heat[1], bar_ends_of(r)).sum())
+        if best is None or ends > best[0]:
+            best = (ends, r)
+    return corner + END_WEIGHT * best[0], best[1]
+
+
+def decode(heat: np.ndarray) -> np.ndarray | None:
+    """The field's corners in heat-map cells from the finder's two heat maps, or None.
+
+    Candidates: every convex quadrilateral of four corner peaks, and every one completed from
+    three of the five strongest peaks and the two bar ends (:func:`complete`), for a corner under
+    a hand or a false peak on the hand. The best by :func:`score` wins if it scores at least :data:`MIN_SCORE`;
+    it is turned by :func:`order_field`."""
+    from itertools import combinations
+
+    found = peaks(heat[0], CANDIDATE, 7)
+    ends = peaks(heat[1], CANDIDATE, 2)
+    pts = np.array([p[:2] for p in found]).reshape(-1, 2)
+    best = None
+    for combo in combinations(range(len(pts)), 4):
+        q = clockwise(pts[list(combo)])
+        if convex(q):
+            sc, q = score(heat, q)
+            if best is None or sc > best[0]:
+                best = (sc, q)
+    if len(ends) == 2 and len(pts) >= 3:
+        e = [np.array(p[:2]) for p in ends]
+        for combo in combinations(range(min(5, len(pts))), 3):
+            q = complete(pts[list(combo)], e)
+            if q is not None:
+                sc, q = score(heat, q)
+                if best is None or sc > best[0]:
+                    best = (sc, q)
+    if best is None or best[0] < MIN_SCORE:
+        return None
+    return order_field(best[1], list(bar_ends_of(best[1])))
+
+
+class CornerFinder:
+    """The two corner networks run with onnxruntime (one thread each); call it on a frame."""
+
+    def __init__(self, finder: Path | str = FINDER, refiner: Path | str | None = REFINER):
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        self.finder = ort.InferenceSession(str(finder), opts, providers=["CPUExecutionProvider"])
+        self.refiner = (ort.InferenceSession(str(refiner), opts, providers=["CPUExecutionProvider"])
+                        if refiner is not None and Path(refiner).exists() else None)
+
+    def heat(self, image: np.ndarray) -> tuple[np.ndarray, float]:
+        """The finder's (2, h, w) heat maps (corners, bar ends) and the letterbox scale."""
+        view, s = letterbox(image)
+        x = to_input(view[None])
+        logits = self.finder.run(None, {self.finder.get_inputs()[0].name: x})[0][0]
+        return 1 / (1 + np.exp(-logits)), s
+
+    def coarse(self, image: np.ndarray) -> np.ndarray | None:
+        """The finder's corners in the image (TL, TR, BR, BL as :func:`order_field` turns them), or None."""
+        heat, s = self.heat(image)
+        q = decode(heat)
+        if q is None:
+            return None
+        quad = from_view(q * STRIDE + (STRIDE - 1) / 2, s)
+        h, w = image.shape[:2]
+        if cv2.contourArea(quad.astype(np.float32)) < 0.005 * w * h:
+            return None
+        return quad
+
+    def refine(self, image: np.ndarray, corners: np.ndarray, half: float = HALF) -> np.ndarray:
+        """Each corner placed by the refiner in a crop round it, ``half`` of the field's mean side
+        from the corner to the crop's sides (sub-pixel)."""
+        crops, Ms = zip(*(corner_crop(image, corners, k, half) for k in range(4)))
+        logits = self.refiner.run(None, {self.refiner.get_inputs()[0].name: to_input(np.stack(crops))})[0]
+        xy = soft_argmax(logits[:, 0])
+        out = np.array([transform(np.linalg.inv(M), p)[0] for M, p in zip(Ms, xy)])
+        return out if convex(out, 10.0) else corners
+
+    def refined(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """The refiner's passes (:data:`PASSES`) from the finder's corners."""
+        if self.refiner is None:
+            return corners
+        for half in PASSES:
+            corners = self.refine(image, corners, half)
+        return corners
+
+    def __call__(self, image: np.ndarray) -> np.ndarray | None:
+        corners = self.coarse(image)
+        return None if corners is None else self.refined(image, corners)
+
+
+def soft_argmax(logits: np.ndarray) -> np.ndarray:
+    """(N, h, w) logits to (N, 2) expected positions in crop pixels (cells at stride 2)."""
+    n, h, w = logits.shape
+    z = logits.reshape(n, -1).astype(np.float64)
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    p = p.reshape(n, h, w)
+    scale = CROP / w
+    xs = (np.arange(w) + 0.5) * scale
+    ys = (np.arange(h) + 0.5) * scale
+    return np.stack([(p.sum(axis=1) * xs).sum(axis=1), (p.sum(axis=2) * ys).sum(axis=1)], axis=1)
+
+
+def to_input(batch: np.ndarray) -> np.ndarray:
+    """uint8 (N, h, w, 3) BGR to float32 (N, 3, h, w) RGB in [0, 1], as the networks take."""
+    return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+_FINDER: CornerFinder | None = None
+
+
 def find_corners(image: np.ndarray) -> np.ndarray | None:
-    """The field's corners found without help: not available yet, so None."""
-    return None
+    """The field's corners (TL, TR, BR, BL, the top edge a long edge) found without help, or None
+    when no board is seen or the models are not installed.
+
+    >>> find_corners(np.zeros((360, 640, 3), np.uint8)) is None
+    True
+    """
+    global _FINDER
+    if _FINDER is None:
+        if not FINDER.exists():
+            return None
+        _FINDER = CornerFinder()
+    return _FINDER(image)

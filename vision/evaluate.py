@@ -9,7 +9,9 @@ best reading with the truth's recognizer form:
 - dice (the two values and whether the throw counts) and cube (value and location), over the
   frames that have them, when those stages are installed;
 - milliseconds per frame (median and 90th percentile, decoding excluded);
-- every figure also over the frames with no hand over the board.
+- every figure also over the frames with no hand over the board;
+- the corner finder alone (:func:`corner_accuracy`): pixel error against the truth's corners,
+  the share of frames within 1% and 2% of the image diagonal, failures, milliseconds.
 
 It writes ``report.json``, ``confusion.png`` (true count against read count, colour errors
 apart) and ``error_map.png`` (error rate of every location on a drawing of the board).
@@ -33,11 +35,17 @@ def _frames(directory: Path):
 
 
 def evaluate(directory: Path, out: Path | None = None, limit: int | None = None, recognizer=None,
-             progress: bool = True) -> dict:
-    """Measure the recognizer on ``directory``; write the report and pictures into ``out``."""
+             progress: bool = True, auto_corners: bool = False) -> dict:
+    """Measure the recognizer on ``directory``; write the report and pictures into ``out``.
+
+    With ``auto_corners`` the field's corners are found (:func:`vision.corners.find_corners`)
+    and turned to the truth's order as the opening calibration would (:func:`match_turn`); a
+    frame where none are found counts as read wrong everywhere."""
     from vision.recognize import Recognizer
 
     rec = recognizer or Recognizer()
+    if auto_corners:
+        from vision.corners import find_corners
     frames = list(_frames(directory))[:limit]
     if not frames:
         raise FileNotFoundError(f"no truth/*.json under {directory}")
@@ -48,7 +56,15 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
     for name, truth_path, image_path in tqdm(frames, desc="evaluating", unit="frame", disable=not progress):
         truth = json.loads(truth_path.read_text())
         image = cv2.imread(str(image_path))
-        obs = rec(image, np.array(truth["field"]), mover=truth["mover"])  # the thrower, as the tracker knows it
+        corners = np.array(truth["field"])
+        if auto_corners:
+            found = find_corners(image)
+            if found is None:
+                rows.append(_unread(name, truth, rec))
+                errors += 1
+                continue
+            corners = np.roll(found, -match_turn(found, corners)[0], axis=0)
+        obs = rec(image, corners, mover=truth["mover"])  # the thrower, as the tracker knows it
         got, want = obs.best(), truth["recognized"]
         wrong = []
         for i, (kind, which) in enumerate(LOCATIONS):
@@ -87,19 +103,32 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
     return report
 
 
+def _unread(name: str, truth: dict, rec) -> dict:
+    """The row of a frame whose board was not found: every location wrong."""
+    row = {"frame": name, "wrong": list(range(len(LOCATIONS))), "points_wrong": 24, "bar_wrong": 2,
+           "off_ok": False, "board_exact": False, "ms": None, "hands": bool(truth["hands_cover_board"]),
+           "variant": truth["variant"], "unread": True, "cube_ok": False, "has_cube": truth["recognized"]["cube"] is not None}
+    if rec.extras:
+        row.update(dice_ok=False, throw_ok=False, has_dice=bool(truth["recognized"]["dice"]))
+    return row
+
+
 def summary(rows: list) -> dict:
     """The figures over ``rows`` (one per frame)."""
     if not rows:
         return {"frames": 0}
     n = len(rows)
+    ms = [r["ms"] for r in rows if r["ms"] is not None] or [0.0]
     out = {"frames": n,
            "point_accuracy": round(1 - sum(r["points_wrong"] for r in rows) / (24 * n), 6),
            "point_errors": sum(r["points_wrong"] for r in rows),
            "bar_accuracy": round(1 - sum(r["bar_wrong"] for r in rows) / (2 * n), 6),
            "off_accuracy": round(sum(r["off_ok"] for r in rows) / n, 6),
            "board_exact": round(sum(r["board_exact"] for r in rows) / n, 6),
-           "ms_median": round(float(np.median([r["ms"] for r in rows])), 2),
-           "ms_p90": round(float(np.percentile([r["ms"] for r in rows], 90)), 2)}
+           "ms_median": round(float(np.median(ms)), 2),
+           "ms_p90": round(float(np.percentile(ms, 90)), 2)}
+    if any(r.get("unread") for r in rows):
+        out["board_not_found"] = round(sum(bool(r.get("unread")) for r in rows) / n, 6)
     if "dice_ok" in rows[0]:
         with_dice = [r for r in rows if r["has_dice"]]
         out["dice_accuracy"] = round(sum(r["dice_ok"] for r in rows) / n, 6)
@@ -216,3 +245,72 @@ def calibration_check(n: int = 20, seed: int = 777, recognizer=None) -> dict:
         rejected_other += not calibrate(other, field, variant, rec.checker_model).accepted
     return {"frames": n, "accepted": accepted / n, "right_corner_order": right_order / n,
             "non_opening_rejected": rejected_other / n}
+
+
+def match_turn(found: np.ndarray, true: np.ndarray) -> tuple[int, np.ndarray]:
+    """The turn ``k`` of the found corner order (``np.roll(found, -k)``) nearest the true order, and
+    the four corners' errors in pixels under it. The finder leaves which long edge is which to
+    the opening position (:mod:`vision.orientation`), so it is judged up to that choice."""
+    errs = [np.linalg.norm(np.roll(found, -k, axis=0) - true, axis=1) for k in range(4)]
+    k = int(np.argmin([e.max() for e in errs]))
+    return k, errs[k]
+
+
+def corner_accuracy(directory: Path, limit: int | None = None, finder=None, progress: bool = True) -> dict:
+    """How well :func:`vision.corners.find_corners` finds the field on ``directory``'s frames.
+
+    Per corner: median and 90th-percentile error in pixels and in shares of the image diagonal
+    (under the best turn of the order, see :func:`match_turn`); per frame: the share whose worst
+    corner is within 1% and 2% of the diagonal, the share where nothing was found (failures
+    count as outside both), the share whose long edges were told right (the turn is 0 or 2), and
+    the milliseconds it took (median, 90th percentile). The same for the finder's coarse corners."""
+    import time
+
+    from vision.corners import CornerFinder
+
+    finder = finder or CornerFinder()
+    frames = list(_frames(directory))[:limit]
+    rows = []
+    for name, truth_path, image_path in tqdm(frames, desc="corners", unit="frame", disable=not progress):
+        truth = json.loads(truth_path.read_text())
+        image = cv2.imread(str(image_path))
+        true = np.array(truth["field"], np.float64)
+        diag = float(np.hypot(*image.shape[:2]))
+        t0 = time.perf_counter()
+        coarse = finder.coarse(image)
+        found = None if coarse is None else finder.refined(image, coarse)
+        ms = (time.perf_counter() - t0) * 1000
+        row = {"frame": name, "diag": diag, "ms": ms, "hands": bool(truth["hands_cover_board"]),
+               "found": found is not None}
+        if found is not None:
+            turn, err = match_turn(found, true)
+            row.update(turn=turn, err=err.tolist(), coarse_err=match_turn(coarse, true)[1].tolist(),
+                       corners=np.round(found, 3).tolist())
+        rows.append(row)
+    report = {"directory": str(directory), "all": corner_summary(rows),
+              "no_hands": corner_summary([r for r in rows if not r["hands"]])}
+    report["rows"] = rows
+    return report
+
+
+def corner_summary(rows: list) -> dict:
+    """The corner figures over ``rows`` (see :func:`corner_accuracy`)."""
+    if not rows:
+        return {"frames": 0}
+    ok = [r for r in rows if r["found"]]
+    out = {"frames": len(rows), "failure_rate": round(1 - len(ok) / len(rows), 4),
+           "ms_median": round(float(np.median([r["ms"] for r in rows])), 2),
+           "ms_p90": round(float(np.percentile([r["ms"] for r in rows], 90)), 2)}
+    if not ok:
+        return out
+    for key, label in (("err", ""), ("coarse_err", "coarse_")):
+        px = np.concatenate([r[key] for r in ok])
+        rel = np.concatenate([np.array(r[key]) / r["diag"] for r in ok])
+        worst = np.array([max(r[key]) / r["diag"] for r in ok])
+        out.update({f"{label}median_px": round(float(np.median(px)), 3),
+                    f"{label}p90_px": round(float(np.percentile(px, 90)), 3),
+                    f"{label}median_diag": round(float(np.median(rel)), 5),
+                    f"{label}within_1pct": round(float((worst <= 0.01).sum() / len(rows)), 4),
+                    f"{label}within_2pct": round(float((worst <= 0.02).sum() / len(rows)), 4)})
+    out["long_edges_right"] = round(sum(r["turn"] % 2 == 0 for r in ok) / len(ok), 4)
+    return out

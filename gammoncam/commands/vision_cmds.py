@@ -5,6 +5,7 @@ Examples::
     gammoncam recognize frame.jpg --corners 102,80,1180,75,1190,640,95,650 --json
     gammoncam eval-vision runs/test --out runs/test_eval
     gammoncam train-vision checkers runs/train --epochs 12 --out models/checkers.onnx
+    gammoncam train-vision corners runs/train --epochs 12 --out models/corners.onnx
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def _recognize(args) -> int:
 
         found = find_corners(image)
         if found is None:
-            raise UsageError("could not find the board: give --corners")
+            raise UsageError("could not find the board in the image: give --corners x1,y1,...,x4,y4")
         corners = found
     if args.refine:
         from vision.corners import refine
@@ -109,9 +110,19 @@ def _eval(args) -> int:
     if not (directory / "truth").is_dir():
         raise UsageError(f"{args.dir} is not a rendered test set (no truth/ folder)")
     out = Path(args.out) if args.out else directory / "eval"
-    report = evaluate(directory, out, limit=args.limit)
+    report = evaluate(directory, out, limit=args.limit, auto_corners=args.found_corners)
     print(json.dumps({k: report[k] for k in ("frames", "all", "no_hands")}, indent=1))
-    print(f"report, confusion.png and error_map.png in {out}")
+    from vision.corners import FINDER
+
+    if FINDER.exists():  # the automatic corner detector against the truth's corners
+        from vision.evaluate import corner_accuracy
+
+        corners = corner_accuracy(directory, limit=args.limit)
+        (out / "corners.json").write_text(json.dumps({k: corners[k] for k in ("directory", "all", "no_hands")},
+                                                     indent=1))
+        (out / "corner_frames.json").write_text(json.dumps(corners["rows"]))
+        print(json.dumps({"corners_found": {k: corners[k] for k in ("all", "no_hands")}}, indent=1))
+    print(f"report, corners.json, confusion.png and error_map.png in {out}")
     return 0
 
 
@@ -122,7 +133,13 @@ def _train(args) -> int:
     for d in dirs:
         if not (d / "truth").is_dir():
             raise UsageError(f"{d} is not a rendered data set (no truth/ folder)")
-    if args.stage == "checkers":
+    if args.stage == "corners":
+        from vision.train_corners import train_corners
+
+        result = train_corners(dirs, Path(args.out or "models/corners.onnx"), epochs=args.epochs, lr=args.lr,
+                               threads=args.threads, init=Path(args.init) if args.init else None,
+                               refiner_only=args.refiner_only)
+    elif args.stage == "checkers":
         result = train_checkers(dirs, Path(args.out or "models/checkers.onnx"), epochs=args.epochs, lr=args.lr,
                                 samples=args.samples, init=Path(args.init) if args.init else None)
     else:
@@ -152,15 +169,18 @@ def register(subparsers) -> None:
     p.add_argument("dir")
     p.add_argument("--out", help="where the report and pictures go (default DIR/eval)")
     p.add_argument("--limit", type=int, help="only the first N frames")
+    p.add_argument("--found-corners", action="store_true",
+                   help="read the boards with the corners found automatically, not the truth's")
     p.set_defaults(func=_eval)
 
     p = subparsers.add_parser("train-vision", help="train a recognizer network on rendered data (needs torch)")
-    p.add_argument("stage", choices=("checkers", "dice"))
+    p.add_argument("stage", choices=("checkers", "dice", "corners"))
     p.add_argument("dirs", nargs="+")
     p.add_argument("--epochs", type=int, default=12)
-    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (checkers)")
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers)")
     p.add_argument("--init", help="start from this checkpoint's weights")
-    p.add_argument("--threads", type=int, default=1, help="torch threads (dice)")
+    p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")
+    p.add_argument("--refiner-only", action="store_true", help="corners: train the refiner alone (with --init)")
     p.add_argument("--out")
     p.set_defaults(func=_train)
