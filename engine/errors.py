@@ -4,7 +4,7 @@ Bad input (text that is not a position, a roll that is not a roll) and a rules v
 (an illegal play) are different things, as in python-chess:
 
 >>> from engine import Position
->>> Position.from_id("not an id")
+>>> Position.parse("not an id")
 Traceback (most recent call last):
 ...
 engine.errors.InvalidPositionError: not a GNU Position ID, XGID, long nardy ID or Board JSON: 'not an id'

@@ -6,9 +6,12 @@ which submits events to the referee session (:mod:`gammoncam.referee`, logged be
 Everything the tracker sees and every call goes to ``emit`` as a dict with the frame's time
 ``t`` (seconds) and index ``frame``.
 
-The first settled frame calibrates (:mod:`vision.adapt`: orientation, colours, bar) when the
-real recognizer is used; a settled board that differs from the last one almost everywhere
-(the camera was bumped) re-fits the corners (:func:`vision.corners.refine`).
+Without corners given, the board is found (:func:`vision.corners.find_corners`) on the first
+frames, twice a second of video until it is. The first settled frame calibrates
+(:mod:`vision.adapt`: orientation, colours, bar) when the real recognizer is used; a settled
+board that differs from the last one almost everywhere (the camera was bumped or moved) is
+found again, its corners taken in the turn closest to the old ones, or failing that re-fitted
+near the old ones (:func:`vision.corners.refine`).
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ class RecognizerObserver:
         from vision.recognize import Recognizer
 
         self.recognizer = Recognizer(checker_model)
-        self.corners = np.asarray(corners, np.float64)
+        self.corners = None if corners is None else np.asarray(corners, np.float64)
         self.variant = variant
         self.bar = None
         self.swapped = False
@@ -65,9 +68,15 @@ class RecognizerObserver:
         return cal.to_json()
 
     def relocalise(self, image) -> float:
-        from vision.corners import refine
+        """Find the board again after the camera moved; how far the corners went, in pixels."""
+        from vision.corners import find_corners, refine
 
-        new = refine(image, self.corners, search=max(6.0, 0.03 * float(np.linalg.norm(self.corners[2] - self.corners[0]))))
+        found = find_corners(image)
+        if found is not None:
+            new = closest_turn(found, self.corners)
+        else:
+            span = float(np.linalg.norm(self.corners[2] - self.corners[0]))
+            new = refine(image, self.corners, search=max(6.0, 0.03 * span))
         moved = float(np.abs(new - self.corners).max())
         self.corners = new
         return moved
@@ -112,7 +121,7 @@ class Watcher:
         self.observer = observer
         self.referee = referee
         self.emit_out = emit
-        self.gate = SettleGate(corners, fps=source.fps)
+        self.gate = SettleGate(corners, fps=source.fps) if corners is not None else None
         self.stats = WatchStats()
         self.current = {"t": 0.0, "frame": 0, "settle_wall": None, "quiet_ms": 0.0}
         self.tracker = Tracker(referee, self._emit, thresholds)
@@ -137,6 +146,20 @@ class Watcher:
                     "event": type(event).__name__, "player": None if side is None else side + 1,
                     "game": state.game})
 
+    def _localise(self, frame) -> bool:
+        """Look for the board on this frame (twice a second of video) when no corners were given."""
+        from vision.corners import find_corners
+
+        if frame.index % max(1, round(self.source.fps / 2)):
+            return False
+        found = find_corners(frame.image)
+        if found is None:
+            return False
+        self.observer.corners = found
+        self.gate = SettleGate(found, fps=self.source.fps)
+        self._emit({"type": "localised", "corners": np.round(found, 1).tolist()})
+        return True
+
     def run(self) -> WatchStats:
         cpu0, wall0 = time.process_time(), time.perf_counter()
         stats = self.stats
@@ -145,6 +168,8 @@ class Watcher:
                 wall = time.perf_counter()
                 stats.frames += 1
                 stats.video_s = frame.time
+                if self.gate is None and not self._localise(frame):
+                    continue
                 reading = self.gate(frame.image)
                 stats.gate_ms.append(reading.ms)
                 if self.on_frame is not None:
@@ -173,6 +198,18 @@ class Watcher:
             stats.cpu_s = time.process_time() - cpu0
             stats.wall_s = time.perf_counter() - wall0
         return stats
+
+
+def closest_turn(found: np.ndarray, old: np.ndarray) -> np.ndarray:
+    """``found`` corners in the cyclic order closest to ``old``: a camera that was bumped turns
+    a little, so the calibrated orientation (which corner is whose) carries over.
+
+    >>> old = np.array([[0, 0], [10, 0], [10, 8], [0, 8]], float)
+    >>> closest_turn(np.roll(old + 1, 2, axis=0), old)[0].tolist()
+    [1.0, 1.0]
+    """
+    turns = [np.roll(found, -k, axis=0) for k in range(4)]
+    return min(turns, key=lambda c: float(np.linalg.norm(c - old, axis=1).sum()))
 
 
 def warm_up(variant) -> None:

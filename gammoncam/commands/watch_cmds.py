@@ -10,7 +10,7 @@ was; 2: bad input or a source that cannot be opened or vanished (one line on std
 the transcript written so far are kept).
 
 The field corners come from ``--corners`` / ``--corners-file``, or from the ``stage.json`` a
-render writes next to its video. ``--truth FRAMES.jsonl`` replaces the recognizer by an oracle
+render writes next to its video; without any, the board is found on the first frames. ``--truth FRAMES.jsonl`` replaces the recognizer by an oracle
 that reads a render's truth with noise (:mod:`vision.synth.observer`), to test the tracker alone.
 """
 
@@ -91,8 +91,9 @@ def _corners(args, video: str | None):
         if stage.exists():
             return np.asarray(json.loads(stage.read_text())["field"], float)
     if path is None:
-        raise UsageError("the board's corners are needed: --corners or --corners-file "
-                         "(automatic corner finding is not available yet)")
+        if args.truth:
+            raise UsageError("--truth needs the board's corners: --corners, --corners-file or the render's stage.json")
+        return None  # found on the first frames (vision.corners.find_corners)
     try:
         data = json.loads(Path(path).read_text())
         if isinstance(data, dict) and "field" in data:  # a render's stage.json

@@ -166,3 +166,21 @@ def test_a_play_legal_for_dice_nearly_read_is_not_called():
     assert misread_roll(start, played, (3, 2), (three, unsure)) == (3, 1)
     assert misread_roll(start, played, (3, 2), (three, np.eye(6)[1])) is None  # sure of the 2: no excuse
     assert misread_roll(start, start.apply("13/7 6/5"), (3, 2), (three, unsure)) is None  # legal for no likely roll
+
+
+def test_watch_finds_the_board_itself_and_follows_the_clip_with_the_trained_recognizer(tmp_path, capsys):
+    """No corners and no oracle: the board is found on the first frame, then read frame by frame."""
+    import shutil
+
+    video = tmp_path / "clip.mp4"  # away from its stage.json, so nothing says where the board is
+    shutil.copy(CLIP, video)
+    code = main(["watch", "--video", str(video), "--match", "3", "--json", "--log", str(tmp_path / "log.sqlite")])
+    assert code == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    found = next(e for e in events if e["type"] == "localised")
+    truth = json.loads((DATA / "stage.json").read_text())["field"]
+    assert np.abs(np.array(found["corners"]) - truth).max() < 3.0
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
+                     (1, [5, 5], "23/13 6/1* 6/1")]
+    assert not [e for e in events if e["type"] == "call"]
