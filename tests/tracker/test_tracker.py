@@ -184,3 +184,34 @@ def test_watch_finds_the_board_itself_and_follows_the_clip_with_the_trained_reco
     assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
                      (1, [5, 5], "23/13 6/1* 6/1")]
     assert not [e for e in events if e["type"] == "call"]
+
+
+def test_a_bumped_camera_is_found_again_and_the_game_followed(tmp_path, capsys):
+    """The camera shifts 24 px right and 14 px down mid-game (frame 140, after a throw): the
+    board is found again and every play still read, with no call."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(CLIP))
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    frames = []
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        frames.append(frame)
+    h, w = frames[0].shape[:2]
+    shift = np.float32([[1, 0, 24], [0, 1, 14]])
+    video = tmp_path / "bumped.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
+    for i, frame in enumerate(frames):
+        writer.write(cv2.warpAffine(frame, shift, (w, h), borderMode=cv2.BORDER_REPLICATE) if i >= 140 else frame)
+    writer.release()
+    code = main(["watch", "--video", str(video), "--corners-file", str(DATA / "stage.json"), "--match", "3",
+                 "--json", "--log", str(tmp_path / "log.sqlite")])
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert code == 0
+    moved = [e["moved_px"] for e in events if e["type"] == "relocalised"]
+    assert moved and abs(moved[0] - 24) < 3
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
+                     (1, [5, 5], "23/13 6/1* 6/1")]
