@@ -214,17 +214,23 @@ class DiceReading:
         return replace(self, faces=faces)
 
 
-def read_dice(obs: Observation, sure: float = 0.6) -> DiceReading | None | str:
-    """The dice at rest: a :class:`DiceReading`, None when there are none, "unsure" otherwise."""
-    if not obs.dice:
+def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2) -> DiceReading | None | str:
+    """The dice at rest: a :class:`DiceReading`, None when there are none, "unsure" otherwise.
+
+    A find whose score is under ``present`` is not a die to act on: a weak false find (a
+    checker's rim off the board) must not hide that the dice were picked up; a weak true die
+    beside a sure one only makes the moment unsure.
+    """
+    dice = [d for d in obs.dice if d.get("score", 1.0) >= present]
+    if not dice:
         return None
-    if len(obs.dice) != 2 or any(float(np.max(d["faces"])) < sure for d in obs.dice):
+    if len(dice) != 2 or any(float(np.max(d["faces"])) < sure for d in dice):
         return "unsure"
-    values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in obs.dice), reverse=True))
-    halves = {d["half"] for d in obs.dice if d.get("on_board", True)}
-    half = halves.pop() if len(halves) == 1 and all(d.get("on_board", True) for d in obs.dice) else None
-    places = tuple(tuple(d["uv"]) for d in obs.dice if "uv" in d)
-    faces = tuple(np.asarray(d["faces"], np.float64) for d in obs.dice)
+    values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in dice), reverse=True))
+    halves = {d["half"] for d in dice if d.get("on_board", True)}
+    half = halves.pop() if len(halves) == 1 and all(d.get("on_board", True) for d in dice) else None
+    places = tuple(tuple(d["uv"]) for d in dice if "uv" in d)
+    faces = tuple(np.asarray(d["faces"], np.float64) for d in dice)
     return DiceReading(values, half, bool(obs.throw_valid >= 0.5), places, faces)
 
 

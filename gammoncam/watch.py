@@ -178,7 +178,7 @@ class Watcher:
                     continue
                 stats.settled += 1
                 self.current.update(t=frame.time, frame=frame.index, settle_wall=wall,
-                                    quiet_ms=self.gate.quiet / self.gate.fps * 1000)
+                                    quiet_ms=self.gate.still_frames / self.gate.fps * 1000)
                 if reading.foreign > RELOCALISE_FOREIGN and hasattr(self.observer, "relocalise"):
                     moved = self.observer.relocalise(frame.image)
                     if moved > 2.0:
