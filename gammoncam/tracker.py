@@ -268,6 +268,13 @@ def read_cube(obs: Observation, sure: float = 0.9) -> tuple | None | str:
     return (CUBE_VALUES[int(np.argmax(value))], CUBE_LOCATIONS[int(np.argmax(location))])
 
 
+def opponent_played(before: Position, after: Position) -> bool:
+    """Is ``after`` (seen from the mover) a legal play of some roll by the *opponent* from
+    ``before``? Then the board tells of a turn the tracker missed, not of a foul."""
+    theirs, seen = before.swapped(), after.swapped()
+    return any(theirs.check(d1, d2, seen).legal for d1 in range(1, 7) for d2 in range(1, d1 + 1))
+
+
 # --- the tracker ---------------------------------------------------------------------------
 @dataclass
 class Pending:
@@ -296,6 +303,10 @@ class Tracker:
     dice_seen: DiceReading | None = None
     cube_seen: tuple | None = None
     pending: Pending | None = None
+    # False once a play was recorded on the benefit of the doubt or the dice or the turn were in
+    # doubt: the recorded position may not be the board's, so nothing is called until a play
+    # read as clearly legal shows the two agree again.
+    in_sync: bool = True
     stats: dict = field(default_factory=lambda: {"observations": 0, "legal": 0, "illegal": 0, "unclear": 0,
                                                 "unclear_resolved": 0, "benefit_of_doubt": 0})
     t: float = 0.0
@@ -378,6 +389,7 @@ class Tracker:
     def _new_game(self, first: int | None = None) -> None:
         self._submit(NewGame(first=first))
         self.pending = None
+        self.in_sync = True
 
     # -- throws ---------------------------------------------------------------------------
     def _throw(self, dice: DiceReading, logp: np.ndarray) -> None:
@@ -424,18 +436,28 @@ class Tracker:
         self._play(decision, state.on_roll, state.dice)
 
     def _decode(self, p: Pending, logp: np.ndarray) -> Decision:
-        """:func:`decode`, except that a play the dice may have been misread for is unclear."""
+        """:func:`decode`, except that a play with an innocent explanation is unclear, not called:
+        legal for dice the reader nearly saw, or the opponent's legal play (a throw the tracker
+        missed, so it waits for the wrong player)."""
         decision = decode(p.before, p.dice, p.mover, logp, self.thresholds)
-        if decision.kind == "illegal":
-            roll = misread_roll(p.before, decision.position, p.dice, p.faces)
-            if roll is not None:
-                self.note("dice_misread", dice=list(p.dice), likely=list(roll), **decision.to_json())
-                return Decision("unclear", decision.best_legal, decision.margin, decision.candidates,
-                                decision.best_legal)
-        return decision
+        if decision.kind != "illegal":
+            return decision
+        roll = misread_roll(p.before, decision.position, p.dice, p.faces)
+        if roll is not None:
+            self.note("dice_misread", dice=list(p.dice), likely=list(roll), **decision.to_json())
+        elif opponent_played(p.before, decision.position):
+            self.note("turn_missed", player=self.state.on_roll + 1, **decision.to_json())
+        elif not self.in_sync:
+            self.note("not_in_sync", player=self.state.on_roll + 1, **decision.to_json())
+        else:
+            return decision
+        self.in_sync = False
+        return Decision("unclear", decision.best_legal, decision.margin, decision.candidates, decision.best_legal)
 
     def _play(self, decision: Decision, side: int, dice: tuple, **info) -> None:
         self.stats[decision.kind if decision.kind != "unclear" else "benefit_of_doubt"] += 1
+        if decision.kind != "illegal":
+            self.in_sync = decision.kind == "legal"
         self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)
 
     def _retry(self, logp: np.ndarray) -> None:

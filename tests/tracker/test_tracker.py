@@ -215,3 +215,16 @@ def test_a_bumped_camera_is_found_again_and_the_game_followed(tmp_path, capsys):
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
     assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
                      (1, [5, 5], "23/13 6/1* 6/1")]
+
+
+def test_the_opponents_legal_play_is_a_missed_turn_not_a_foul():
+    """RULES 3.9 judges the player on roll; a board where the *other* player made a legal play
+    tells that a throw was missed, and is not called."""
+    from gammoncam.tracker import opponent_played
+
+    start = Position.start()
+    theirs = start.swapped().apply("24/18 13/11").swapped()  # dark played 6-2 while light was expected to
+    assert opponent_played(start, theirs)
+    assert not opponent_played(start, start.apply("24/18 13/11"))  # the mover's own play is not theirs
+    broken = start.swapped().apply("24/11").swapped()  # thirteen pips for one checker: no roll does that
+    assert not opponent_played(start, broken)
