@@ -217,11 +217,12 @@ class DiceReading:
 def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2) -> DiceReading | None | str:
     """The dice at rest: a :class:`DiceReading`, None when there are none, "unsure" otherwise.
 
-    A find whose score is under ``present`` is not a die to act on: a weak false find (a
-    checker's rim off the board) must not hide that the dice were picked up; a weak true die
-    beside a sure one only makes the moment unsure.
+    A find whose score is under ``present``, or one off the board whose face cannot be read, is
+    not a die to act on: a false find (a checker's rim, a clock on the table) must not hide that
+    the dice were picked up; a weak true die beside a sure one only makes the moment unsure.
     """
-    dice = [d for d in obs.dice if d.get("score", 1.0) >= present]
+    dice = [d for d in obs.dice if d.get("score", 1.0) >= present
+            and (d.get("on_board", True) or float(np.max(d["faces"])) >= sure)]
     if not dice:
         return None
     if len(dice) != 2 or any(float(np.max(d["faces"])) < sure for d in dice):
