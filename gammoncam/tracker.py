@@ -217,12 +217,12 @@ class DiceReading:
 def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2) -> DiceReading | None | str:
     """The dice at rest: a :class:`DiceReading`, None when there are none, "unsure" otherwise.
 
-    A find whose score is under ``present``, or one off the board whose face cannot be read, is
-    not a die to act on: a false find (a checker's rim, a clock on the table) must not hide that
-    the dice were picked up; a weak true die beside a sure one only makes the moment unsure.
+    A find whose face cannot be read is a die to act on only when it is strong (score at least
+    ``present``) and on the board: a false find (a checker's rim, a clock on the table) must not
+    hide that the dice were picked up; a die read clearly counts however weakly it was found.
     """
-    dice = [d for d in obs.dice if d.get("score", 1.0) >= present
-            and (d.get("on_board", True) or float(np.max(d["faces"])) >= sure)]
+    dice = [d for d in obs.dice if float(np.max(d["faces"])) >= sure
+            or (d.get("score", 1.0) >= present and d.get("on_board", True))]
     if not dice:
         return None
     if len(dice) != 2 or any(float(np.max(d["faces"])) < sure for d in dice):
@@ -399,7 +399,7 @@ class Tracker:
         info = {"dice": list(dice.values), "player": None if thrower is None else thrower + 1}
         if self.pending is not None:
             self._commit_pending("the opponent threw")
-        if state.phase == "moving":  # the dice changed while a play was open: the turn ended
+        if self.state.phase == "moving":  # the dice changed while a play was open: the turn ended
             self._end_play(logp)
         if self.state.phase == "doubled":
             if thrower is None or thrower == self.state.on_roll:
@@ -416,7 +416,37 @@ class Tracker:
             event = OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1)
             self._submit(event, **info)
             return
+        phase, on_roll = self.state.phase, self.state.on_roll
+        if thrower is not None and ((phase == "turn" and thrower != on_roll) or (phase == "played" and thrower == on_roll)):
+            self._missed_turn(logp)
         self._submit(Throw(*dice.values, valid=dice.valid), **info)
+
+    def _missed_turn(self, logp: np.ndarray) -> None:
+        """The other player threw while the player on roll had no throw seen: that throw and its
+        play were missed (dice never read with confidence). The board shows the play, so the
+        roll and play that explain it best are recorded, when one is clearly legal."""
+        state = self.state
+        # Whose turn was missed, and the board before it from that player's side: the player on
+        # roll if they had not thrown, else (their play made) the next one.
+        side = state.on_roll if state.phase == "turn" else 1 - state.on_roll
+        before = state.position if state.phase == "turn" else state.position.swapped()
+        mover = COLOUR[side]
+        found = []
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                decision = decode(before, (d1, d2), mover, logp, self.thresholds)
+                if decision.kind == "legal":
+                    found.append((decision.margin, (d1, d2), decision))
+        if not found:
+            self.in_sync = False
+            self.note("turn_missed", player=side + 1, resolved="no roll's legal play explains the board")
+            return
+        _, roll, decision = min(found, key=lambda f: f[0])
+        rolls = sorted({r for m, r, d in found if d.position == decision.position})
+        self.note("turn_missed", player=side + 1, resolved="the play read from the board",
+                  rolls=[list(r) for r in rolls])
+        self._submit(Throw(*roll), dice=list(roll), player=side + 1, inferred="the throw was not seen")
+        self._play(decision, side, roll, inferred="the throw was not seen")
 
     def _picked_up(self, logp: np.ndarray) -> None:
         if self.state.phase == "moving":

@@ -228,3 +228,36 @@ def test_the_opponents_legal_play_is_a_missed_turn_not_a_foul():
     assert not opponent_played(start, start.apply("24/18 13/11"))  # the mover's own play is not theirs
     broken = start.swapped().apply("24/11").swapped()  # thirteen pips for one checker: no roll does that
     assert not opponent_played(start, broken)
+
+
+def test_a_turn_never_seen_is_read_from_the_board_when_the_next_throw_comes(tmp_path):
+    """Dark's throw was never read (it was picked up before a sure look); when light throws next,
+    dark's play is read off the board, with the roll that explains it, and nothing is called."""
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(5)
+
+    def look(position_from_light, dice=(), half="right"):
+        obs = Observation.from_locations(np.exp(_observation_of(position_from_light, "light", rng)))
+        obs.dice = [{"faces": np.eye(6)[d - 1], "flat": 1.0, "score": 0.9, "uv": [0.7 + 0.1 * k, 0.5],
+                     "on_board": True, "half": half} for k, d in enumerate(dice)]
+        obs.throw_valid = 1.0 if dice else 0.0
+        return obs
+
+    events = []
+    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon", condone=True))
+    tracker = Tracker(referee, events.append)
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/9")  # dark's 6-4, never seen thrown
+    for t, obs in enumerate([look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
+                             look(dark_played.swapped(), (5, 2))]):
+        tracker.observe(obs, float(t))
+    kinds = [(e["type"], e.get("player"), e.get("play")) for e in events]
+    assert ("turn_missed", 2, None) in kinds
+    assert ("play", 2, "24/18 13/9") in kinds
+    assert [e for e in events if e["type"] == "throw"][-1]["dice"] == [5, 2]
+    assert not [e for e in events if e["type"] == "call"] and referee.state.on_roll == 0
