@@ -23,6 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# The kernels allocate nothing (every buffer comes from Workspace), so they are compiled
+# without numba's reference counting: with it every array a kernel is handed costs an atomic
+# increment and decrement per call, which was 40% of a check and 12% of an enumeration.
+JIT = {"cache": True, "_nrt": False}
+
 # --- board layout --------------------------------------------------------------------
 BAR = 24  # index of the mover's bar; the bar is point 25, so entering lands on 25 - die too
 OPP = 25  # offset of the opponent's entries
@@ -105,7 +110,7 @@ class Workspace:
         )
 
 
-@njit(cache=True)
+@njit(**JIT)
 def opp_index(j, mirrored):
     """Mover's index of the opponent's index ``j`` (both 0..23), and the other way round: the
     map is its own inverse in both variants (25 - p, and p + 12 mod 24)."""
@@ -114,7 +119,7 @@ def opp_index(j, mirrored):
     return (j + 12) % 24
 
 
-@njit(cache=True)
+@njit(**JIT)
 def board_hash(board):
     h = np.uint64(0)
     for i in range(BOARD_SIZE):
@@ -122,7 +127,7 @@ def board_hash(board):
     return h
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **JIT)
 def same_row(a, i, b, j):
     """Boards ``a[i]`` and ``b[j]`` are equal (rows of 2-D buffers, so no views are made)."""
     for k in range(BOARD_SIZE):
@@ -131,7 +136,7 @@ def same_row(a, i, b, j):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **JIT)
 def same_board(a, i, board):
     for k in range(BOARD_SIZE):
         if a[i, k] != board[k]:
@@ -139,7 +144,7 @@ def same_board(a, i, board):
     return True
 
 
-@njit(cache=True)
+@njit(**JIT)
 def outside_home(board):
     """The mover's checkers outside its home board, the bar included (RULES 3.6)."""
     n = 0
@@ -148,7 +153,7 @@ def outside_home(board):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **JIT)
 def step_destination(stack, d, src, die, block_min, mirrored, relax, outside):
     """Where one step of ``die`` from index ``src`` lands (RULES 3.1-3.6).
 
@@ -173,7 +178,7 @@ def step_destination(stack, d, src, die, block_min, mirrored, relax, outside):
     return STEP_OFF
 
 
-@njit(cache=True)
+@njit(**JIT)
 def forbidden_block(boards, d, mirrored):
     """True when the mover in ``boards[d]`` holds a six-block no opposing checker is ahead
     of (RULES 3.8).
@@ -205,7 +210,7 @@ def forbidden_block(boards, d, mirrored):
     return False
 
 
-@njit(cache=True)
+@njit(**JIT)
 def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
     """Depth-first search over every sequence of steps of one roll (RULES 3.1-3.9).
 
@@ -421,7 +426,7 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips):
     out[O_MATCH_PIPS] = match_pips
 
 
-@njit(cache=True)
+@njit(**JIT)
 def enumerate_plays(ws, board, d1, d2, rules, boards_out):
     """Every distinct result of the legal plays of ``d1-d2`` (RULES 3.9); returns the count.
 
@@ -441,7 +446,7 @@ def enumerate_plays(ws, board, d1, d2, rules, boards_out):
     return count
 
 
-@njit(cache=True)
+@njit(**JIT)
 def enumerate_batch(ws, boards, dice, rules, scratch, counts):
     """The number of distinct results for many (board, roll) pairs, into ``counts``."""
     total = 0
@@ -451,13 +456,13 @@ def enumerate_batch(ws, boards, dice, rules, scratch, counts):
     return total
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _reaches(ws, root, d1, d2, rules, relax, target, best_n, best_pips):
     search(ws, root, d1, d2, rules, relax, MODE_TARGET, target, best_n, best_pips)
     return ws[W_OUT][O_MATCH_N] >= 0
 
 
-@njit(cache=True)
+@njit(**JIT)
 def check_play(ws, before, d1, d2, after, rules):
     """Is ``before`` -> ``after`` a legal play of ``d1-d2``? Returns a reason code.
 
@@ -555,7 +560,7 @@ def check_play(ws, before, d1, d2, after, rules):
     return NO_SUCH_PLAY
 
 
-@njit(cache=True)
+@njit(**JIT)
 def check_batch(ws, befores, dice, afters, rules, codes):
     """Reason codes for many (before, roll, after) triples, into ``codes``."""
     for k in range(befores.shape[0]):
