@@ -493,8 +493,129 @@ def enumerate_batch(ws, boards, dice, rules, scratch, counts):
 
 
 @njit(**JIT)
+def _try_steps(ws, root, target, rules, relax, n, src_a, die_a, dest_a, src_b, die_b, dest_b):
+    """Whether the step ``src_a -> dest_a`` of ``die_a``, then (when ``n`` is 2) the step
+    ``src_b -> dest_b`` of ``die_b``, are legal from ``root`` and lead to ``target``. If so
+    their steps go to ``ws[W_RES_STEPS][0]``."""
+    block_min = rules[R_BLOCK_MIN]
+    mirrored = rules[R_MIRRORED]
+    outside = outside_home(root)
+    if step_destination(root, src_a, die_a, block_min, mirrored, relax, outside) != dest_a:
+        return False
+    board = ws[W_BOARDS][B_TRIAL]
+    for i in range(BOARD_SIZE):
+        board[i] = root[i]
+    hit_a = apply_step(board, src_a, dest_a, rules[R_HITS] == 1, mirrored)
+    hit_b = 0
+    if n == 2:
+        outside += (1 if dest_a >= 6 else 0) - (1 if src_a >= 6 else 0)
+        if step_destination(board, src_b, die_b, block_min, mirrored, relax, outside) != dest_b:
+            return False
+        hit_b = apply_step(board, src_b, dest_b, rules[R_HITS] == 1, mirrored)
+    if not same_board(board, target):
+        return False
+    steps = ws[W_RES_STEPS]
+    steps[0, 0, 0] = src_a + 1
+    steps[0, 0, 1] = dest_a + 1
+    steps[0, 0, 2] = hit_a
+    steps[0, 1, 0] = src_b + 1 if n == 2 else 0
+    steps[0, 1, 1] = dest_b + 1 if n == 2 else 0
+    steps[0, 1, 2] = hit_b
+    ws[W_RES_N][0] = n
+    return True
+
+
+@njit(**JIT)
+def _direct_play(ws, root, d1, d2, target, rules, relax):
+    """The best play of a non-double from ``root`` to ``target``, read off their difference
+    instead of searched for (RULES 3.1-3.6): its (steps, pips) to ``ws[W_OUT][O_MATCH_*]``
+    (steps -1 when there is none) and its steps to ``ws[W_RES_STEPS][0]``.
+
+    Needs what :func:`check_play` reads off the boards first: checkers only moved forward,
+    none appeared, the opponent's changed only by hits. Two steps then moved one checker
+    (one point left, one reached) or two (two left, two reached), and the few ways to
+    assign the dice to those moves are tried with :func:`step_destination`. A move of one
+    checker from s to t by both dice may also be two checkers, one arriving where the other
+    left; that gives the same position, and no step of it is legal that is not legal when
+    the arriving checker moves on, so the one-checker way is the one tried. No step of a
+    non-double passes the head, so the head rule was all read off the boards (RULES 3.7).
+    """
+    out = ws[W_OUT]
+    out[O_MATCH_N] = -1
+    out[O_MATCH_PIPS] = -1
+    # points left (s0 >= s1) and reached (t0 >= t1, STEP_OFF when borne off), by index
+    s0 = s1 = t0 = t1 = NO_STEP
+    n_src = 0
+    n_dst = 0
+    for i in range(24, -1, -1):
+        diff = target[i] - root[i]
+        while diff < 0:
+            if n_src == 2:
+                return  # more checkers moved than two steps can move
+            if n_src == 0:
+                s0 = i
+            else:
+                s1 = i
+            n_src += 1
+            diff += 1
+        while diff > 0:
+            if n_dst == 2:
+                return
+            if n_dst == 0:
+                t0 = i
+            else:
+                t1 = i
+            n_dst += 1
+            diff -= 1
+    while n_dst < n_src:  # the checkers that left and arrived nowhere were borne off
+        if n_dst == 0:
+            t0 = STEP_OFF
+        else:
+            t1 = STEP_OFF
+        n_dst += 1
+
+    if n_src == 0:
+        # nothing moved, so nothing was hit either
+        if target[OPP_BAR] == root[OPP_BAR]:
+            ws[W_RES_N][0] = 0
+            out[O_MATCH_N] = 0
+            out[O_MATCH_PIPS] = 0
+        return
+    if n_src == 1:
+        # one checker by both dice, in either order; else by one die, the larger first
+        for a, b in ((d1, d2), (d2, d1)):
+            m = s0 - a
+            if m >= 0 and _try_steps(ws, root, target, rules, relax, 2, s0, a, m, m, b, t0):
+                out[O_MATCH_N] = 2
+                out[O_MATCH_PIPS] = d1 + d2
+                return
+        for die in (max(d1, d2), min(d1, d2)):
+            if _try_steps(ws, root, target, rules, relax, 1, s0, die, t0, 0, 0, 0):
+                out[O_MATCH_N] = 1
+                out[O_MATCH_PIPS] = die
+                return
+        return
+    # two checkers, one die each: each die first (d1 first, and the higher checker first,
+    # as the search takes them), on either checker, to either point reached
+    for a, b in ((d1, d2), (d2, d1)):
+        if (_try_steps(ws, root, target, rules, relax, 2, s0, a, t0, s1, b, t1)
+                or _try_steps(ws, root, target, rules, relax, 2, s0, a, t1, s1, b, t0)
+                or _try_steps(ws, root, target, rules, relax, 2, s1, a, t1, s0, b, t0)
+                or _try_steps(ws, root, target, rules, relax, 2, s1, a, t0, s0, b, t1)):
+            out[O_MATCH_N] = 2
+            out[O_MATCH_PIPS] = d1 + d2
+            return
+
+
+@njit(**JIT)
 def _reaches(ws, root, d1, d2, rules, relax, target, best_n, best_pips):
-    search(ws, root, d1, d2, rules, relax, MODE_TARGET, target, best_n, best_pips, ws[W_BOARDS])
+    """Whether a play of ``d1-d2`` leads from ``root`` to ``target`` under the rules less
+    ``relax``; the best such play in ``ws[W_OUT][O_MATCH_*]`` and ``ws[W_RES_STEPS][0]``.
+    A double's four steps are searched for, a non-double's two read off the boards."""
+    if d1 == d2:
+        search(ws, root, d1, d2, rules, relax, MODE_TARGET, target, best_n, best_pips, ws[W_BOARDS])
+    else:
+        _direct_play(ws, root, d1, d2, target, rules, relax)
     return ws[W_OUT][O_MATCH_N] >= 0
 
 
@@ -504,47 +625,53 @@ def check_play(ws, before, d1, d2, after, rules):
 
     LEGAL leaves the play's steps in ``ws[W_RES_STEPS][0]`` / ``ws[W_RES_N][0]``. The
     direct faults (counts, shared points, the opponent's checkers, direction, the head, the
-    six-block) are read off the two boards; only then is the search run, pruned towards
-    ``after``. The reason of a play no search reaches is found by relaxing one rule at a time.
+    six-block) are read off the two boards; only then is the play looked for (see
+    :func:`_reaches`). The reason of a play that none reaches is found by relaxing one rule
+    at a time.
     """
     mirrored = rules[R_MIRRORED]
     root = before
     target = after
 
+    # Each fault is counted over the whole board rather than returned at the first point
+    # that shows it: loops without early exits have no branches to mispredict.
     mover_before = 0
     mover_after = 0
     opp_after = 0
+    out_of_range = 0
     for i in range(BOARD_SIZE):
-        if target[i] < 0 or target[i] > 15:
-            return CHECKER_COUNT
+        out_of_range += (target[i] < 0) | (target[i] > 15)
         if i < OPP:
             mover_before += root[i]
             mover_after += target[i]
         else:
             opp_after += target[i]
-    if mover_after > mover_before or opp_after > 15:
+    if out_of_range > 0 or mover_after > mover_before or opp_after > 15:
         return CHECKER_COUNT
+    shared = 0
     for i in range(24):
-        if target[i] > 0 and target[OPP + opp_index(i, mirrored)] > 0:
-            return SHARED_POINT
+        shared += (target[i] > 0) & (target[OPP + opp_index(i, mirrored)] > 0)
+    if shared > 0:
+        return SHARED_POINT
     # RULES 3.3: the opponent's checkers move only by being hit.
     hit = 0
+    moved_wrongly = 0
+    blot = 1 if rules[R_HITS] == 1 else -1  # the count a hit checker stood in
     for i in range(24):
-        if target[OPP + i] > root[OPP + i]:
-            return OPPONENT_MOVED
-        if target[OPP + i] < root[OPP + i]:
-            if rules[R_HITS] == 0 or root[OPP + i] != 1:
-                return OPPONENT_MOVED
-            hit += 1
-    if target[OPP_BAR] - root[OPP_BAR] != hit:
+        left = target[OPP + i] < root[OPP + i]
+        moved_wrongly += (target[OPP + i] > root[OPP + i]) | (left & (root[OPP + i] != blot))
+        hit += left
+    if moved_wrongly > 0 or target[OPP_BAR] - root[OPP_BAR] != hit:
         return OPPONENT_MOVED
     above = 0
     t_above = 0
+    backwards = 0
     for i in range(24, -1, -1):
         above += root[i]
         t_above += target[i]
-        if above < t_above:
-            return MOVED_BACKWARDS
+        backwards += above < t_above
+    if backwards > 0:
+        return MOVED_BACKWARDS
     if rules[R_HEAD_RULE] == 1:
         # RULES 3.7, read directly: more checkers off the head than the roll allows.
         limit = 1
