@@ -63,6 +63,11 @@ BEAR_OFF_EARLY = 10
 BLOCKED_POINT = 11
 NO_SUCH_PLAY = 12
 
+# The rules the check relaxes in turn to name why no play reaches a position, and the reason
+# each names.
+RELAXATIONS = np.array([(RELAX_BAR, BAR_FIRST), (RELAX_HOME, BEAR_OFF_EARLY),
+                        (RELAX_BLOCK, BLOCKED_POINT), (RELAX_HEAD, HEAD_RULE)], np.int64)
+
 # --- sizes -------------------------------------------------------------------------------
 # Distinct results of one roll: GNU Backgammon's bound. A result is fixed by the multiset of
 # source points of its steps, and 15 checkers sit on at most 15 sources: C(15+3, 4) = 3060.
@@ -219,30 +224,22 @@ def forbidden_block(board, mirrored):
     """True when the mover holds a six-block no opposing checker is ahead of (RULES 3.8).
 
     The block is measured along the opponent's route, its points q..q+5 for q = 1..19, so
-    the scan runs over the opponent's numbering and does not wrap from its 24 to its 1.
-    Of the six-blocks inside one run of points, the one starting lowest has the fewest
-    opposing checkers ahead of it, so only the start of each run is tested.
+    the points are taken in the opponent's numbering, as bits, and runs do not wrap from
+    its 24 to its 1. A block starting at q is forbidden when the opponent has no checker
+    below q (and none borne off).
     """
     on_board = board[OPP_BAR]
-    for i in range(24):
-        on_board += board[OPP + i]
+    lowest = 24  # the opponent's lowest occupied point, as an index
+    held = np.int64(0)  # bit q: the mover holds the opponent's point q + 1
+    for q in range(23, -1, -1):
+        on_board += board[OPP + q]
+        lowest = q if board[OPP + q] > 0 else lowest
+        held |= np.int64(board[opp_index(q, mirrored)] > 0) << q
     if on_board < 15:
         return False  # an opposing checker is borne off: it is ahead of every block
-    ahead = 0  # opposing checkers on the opponent's points below the current one
-    run_start = -1
-    ahead_of_run = 0
-    for q in range(24):
-        here = opp_index(q, mirrored)  # the mover's index of the opponent's point q + 1
-        if board[here] > 0:
-            if run_start < 0:
-                run_start = q
-                ahead_of_run = ahead
-            if q - run_start >= 5 and ahead_of_run == 0:
-                return True
-        else:
-            run_start = -1
-        ahead += board[OPP + q]
-    return False
+    # bit q of starts: the mover holds q..q+5
+    starts = held & (held >> 1) & (held >> 2) & (held >> 3) & (held >> 4) & (held >> 5)
+    return (starts & ((np.int64(2) << lowest) - 1)) != 0
 
 
 @njit(**JIT)
@@ -322,9 +319,11 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips, res)
             # steps of different checkers whose d1 step was already open at the root give
             # a result the first order reached (moving another checker cannot close a
             # point, and only a step from above can open a bear-off or the bar).
-            for src in range(25):
-                if root[src] > 0 and step_destination(root, src, d1, block_min, mirrored, relax,
-                                                      root_outside) != NO_STEP:
+            sources = root_occupied
+            while sources != 0:
+                src = highest_source(sources)
+                sources &= sources - 1
+                if step_destination(root, src, d1, block_min, mirrored, relax, root_outside) != NO_STEP:
                     first_ok |= source_bit(src)
         for i in range(BOARD_SIZE):
             board[i] = root[i]
@@ -544,7 +543,8 @@ def _direct_play(ws, root, d1, d2, target, rules, relax):
     out[O_MATCH_N] = -1
     out[O_MATCH_PIPS] = -1
     # points left (s0 >= s1) and reached (t0 >= t1, STEP_OFF when borne off), by index
-    s0 = s1 = t0 = t1 = NO_STEP
+    # (np.int64: numba compiles a callee once per constant it is handed, see RELAXATIONS)
+    s0 = s1 = t0 = t1 = np.int64(NO_STEP)
     n_src = 0
     n_dst = 0
     for i in range(24, -1, -1):
@@ -590,7 +590,7 @@ def _direct_play(ws, root, d1, d2, target, rules, relax):
                 out[O_MATCH_PIPS] = d1 + d2
                 return
         for die in (max(d1, d2), min(d1, d2)):
-            if _try_steps(ws, root, target, rules, relax, 1, s0, die, t0, 0, 0, 0):
+            if _try_steps(ws, root, target, rules, relax, 1, s0, die, t0, s0, die, t0):
                 out[O_MATCH_N] = 1
                 out[O_MATCH_PIPS] = die
                 return
@@ -708,15 +708,19 @@ def check_play(ws, before, d1, d2, after, rules):
         if match_n < out[O_BEST_N]:
             return TOO_FEW_DICE
         return LARGER_DIE_REQUIRED
-    # Not reachable under the rules: name the one rule whose relaxation reaches it.
-    if root[BAR] > 0 and _reaches(ws, root, d1, d2, rules, RELAX_BAR, target, -1, -1):
-        return BAR_FIRST
-    if mover_after < mover_before and _reaches(ws, root, d1, d2, rules, RELAX_HOME, target, -1, -1):
-        return BEAR_OFF_EARLY
-    if _reaches(ws, root, d1, d2, rules, RELAX_BLOCK, target, -1, -1):
-        return BLOCKED_POINT
-    if rules[R_HEAD_RULE] == 1 and _reaches(ws, root, d1, d2, rules, RELAX_HEAD, target, -1, -1):
-        return HEAD_RULE
+    # Not reachable under the rules: name the one rule whose relaxation reaches it. The
+    # relaxations come from an array, not as constants, for which numba would compile a
+    # search each.
+    for k in range(RELAXATIONS.shape[0]):
+        relax = RELAXATIONS[k, 0]
+        if relax == RELAX_BAR and root[BAR] == 0:
+            continue
+        if relax == RELAX_HOME and mover_after == mover_before:
+            continue  # nothing was borne off
+        if relax == RELAX_HEAD and rules[R_HEAD_RULE] == 0:
+            continue
+        if _reaches(ws, root, d1, d2, rules, relax, target, -1, -1):
+            return RELAXATIONS[k, 1]
     return NO_SUCH_PLAY
 
 
