@@ -630,8 +630,6 @@ def check_play(ws, before, d1, d2, after, rules):
     at a time.
     """
     mirrored = rules[R_MIRRORED]
-    root = before
-    target = after
 
     # Each fault is counted over the whole board rather than returned at the first point
     # that shows it: loops without early exits have no branches to mispredict.
@@ -640,17 +638,17 @@ def check_play(ws, before, d1, d2, after, rules):
     opp_after = 0
     out_of_range = 0
     for i in range(BOARD_SIZE):
-        out_of_range += (target[i] < 0) | (target[i] > 15)
+        out_of_range += (after[i] < 0) | (after[i] > 15)
         if i < OPP:
-            mover_before += root[i]
-            mover_after += target[i]
+            mover_before += before[i]
+            mover_after += after[i]
         else:
-            opp_after += target[i]
+            opp_after += after[i]
     if out_of_range > 0 or mover_after > mover_before or opp_after > 15:
         return CHECKER_COUNT
     shared = 0
     for i in range(24):
-        shared += (target[i] > 0) & (target[OPP + opp_index(i, mirrored)] > 0)
+        shared += (after[i] > 0) & (after[OPP + opp_index(i, mirrored)] > 0)
     if shared > 0:
         return SHARED_POINT
     # RULES 3.3: the opponent's checkers move only by being hit.
@@ -658,35 +656,35 @@ def check_play(ws, before, d1, d2, after, rules):
     moved_wrongly = 0
     blot = 1 if rules[R_HITS] == 1 else -1  # the count a hit checker stood in
     for i in range(24):
-        left = target[OPP + i] < root[OPP + i]
-        moved_wrongly += (target[OPP + i] > root[OPP + i]) | (left & (root[OPP + i] != blot))
+        left = after[OPP + i] < before[OPP + i]
+        moved_wrongly += (after[OPP + i] > before[OPP + i]) | (left & (before[OPP + i] != blot))
         hit += left
-    if moved_wrongly > 0 or target[OPP_BAR] - root[OPP_BAR] != hit:
+    if moved_wrongly > 0 or after[OPP_BAR] - before[OPP_BAR] != hit:
         return OPPONENT_MOVED
     above = 0
     t_above = 0
     backwards = 0
     for i in range(24, -1, -1):
-        above += root[i]
-        t_above += target[i]
+        above += before[i]
+        t_above += after[i]
         backwards += above < t_above
     if backwards > 0:
         return MOVED_BACKWARDS
     if rules[R_HEAD_RULE] == 1:
         # RULES 3.7, read directly: more checkers off the head than the roll allows.
         limit = 1
-        if root[23] == 15 and d1 == d2 and (d1 == 6 or d1 == 4 or d1 == 3):
+        if before[23] == 15 and d1 == d2 and (d1 == 6 or d1 == 4 or d1 == 3):
             limit = 2
-        if root[23] - target[23] > limit:
+        if before[23] - after[23] > limit:
             return HEAD_RULE
-    if rules[R_SIX_BLOCK] == 1 and forbidden_block(target, mirrored):
+    if rules[R_SIX_BLOCK] == 1 and forbidden_block(after, mirrored):
         return SIX_BLOCK
 
     # Pips travelled: without bearing off they are an exact sum of dice, whatever rule was
     # broken, so any other figure is no play of this roll at all.
     moved = 0
     for i in range(25):
-        moved += (i + 1) * (root[i] - target[i])
+        moved += (i + 1) * (before[i] - after[i])
     if mover_after == mover_before:
         if d1 == d2:
             if moved % d1 != 0 or moved > 4 * d1:
@@ -697,12 +695,12 @@ def check_play(ws, before, d1, d2, after, rules):
     out = ws[W_OUT]
     ndice = 4 if d1 == d2 else 2
     full_pips = 4 * d1 if d1 == d2 else d1 + d2
-    if _reaches(ws, root, d1, d2, rules, 0, target, ndice, full_pips):
+    if _reaches(ws, before, d1, d2, rules, 0, after, ndice, full_pips):
         match_n = out[O_MATCH_N]
         match_pips = out[O_MATCH_PIPS]
         if match_n == ndice and match_pips == full_pips:
             return LEGAL  # the whole roll is used: nothing can use more (RULES 3.5)
-        search(ws, root, d1, d2, rules, 0, MODE_BEST, root, 0, 0, ws[W_BOARDS])
+        search(ws, before, d1, d2, rules, 0, MODE_BEST, before, 0, 0, ws[W_BOARDS])
         if match_n == out[O_BEST_N] and match_pips == out[O_BEST_PIPS]:
             return LEGAL
         if match_n < out[O_BEST_N]:
@@ -713,13 +711,13 @@ def check_play(ws, before, d1, d2, after, rules):
     # search each.
     for k in range(RELAXATIONS.shape[0]):
         relax = RELAXATIONS[k, 0]
-        if relax == RELAX_BAR and root[BAR] == 0:
+        if relax == RELAX_BAR and before[BAR] == 0:
             continue
         if relax == RELAX_HOME and mover_after == mover_before:
             continue  # nothing was borne off
         if relax == RELAX_HEAD and rules[R_HEAD_RULE] == 0:
             continue
-        if _reaches(ws, root, d1, d2, rules, relax, target, -1, -1):
+        if _reaches(ws, before, d1, d2, rules, relax, after, -1, -1):
             return RELAXATIONS[k, 1]
     return NO_SUCH_PLAY
 
