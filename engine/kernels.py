@@ -380,7 +380,8 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips, res)
                     if hit == 1:
                         there = OPP + opp_index(dest, mirrored)
                         bar = board[OPP_BAR]
-                        h ^= ZOBRIST[there, 1] ^ ZOBRIST[there, 0] ^ ZOBRIST[OPP_BAR, bar - 1] ^ ZOBRIST[OPP_BAR, bar]
+                        h ^= ZOBRIST[there, 1] ^ ZOBRIST[there, 0]
+                        h ^= ZOBRIST[OPP_BAR, bar - 1] ^ ZOBRIST[OPP_BAR, bar]
                 if mode == MODE_TARGET:
                     for i in range(max(dest, -1) + 1, src + 1):
                         surplus[i] -= 1
