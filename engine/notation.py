@@ -75,10 +75,11 @@ def _point_name(point: int) -> str:
 def format_play(steps) -> str:
     """GNU-style notation of steps ``(from, to, hit)``, each one die of the roll."""
     # Join each step to a checker that arrived at its source, so ``24/18 18/13`` reads
-    # ``24/13`` while ``24/18* 18/13`` keeps ``24/18*/13``. Taking the steps from the highest
-    # source down makes the text depend only on the steps, not on their order.
+    # ``24/13`` while ``24/18* 18/13`` keeps ``24/18*/13``. Taking the steps in one order
+    # (from the highest source down, a hit before a step to the same point without one)
+    # makes the text depend only on the steps, not on the order they come in.
     chains: list[tuple[list[int], list[bool]]] = []  # (points, hit at each point after the first)
-    for src, dst, hit in sorted(steps, key=lambda step: -step[0]):
+    for src, dst, hit in sorted(steps, key=lambda step: (-step[0], -step[1], not step[2])):
         for points, hits in chains:
             if points[-1] == src:
                 points.append(dst)
