@@ -1,4 +1,4 @@
-"""Every example in the docstrings runs as written (the web page's are in tests/web)."""
+"""Every example in the docstrings runs as written."""
 
 import doctest
 import importlib
@@ -6,7 +6,7 @@ import pkgutil
 
 import pytest
 
-PACKAGES = ("engine", "vision", "gammoncam", "device")
+PACKAGES = ("engine", "vision", "gammoncam", "device", "web_ui")
 SKIP = {"gammoncam.__main__"}  # running it is the command line itself
 
 
