@@ -114,6 +114,7 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
         print(f"starting from the weights in {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps, pct_start=0.15)
+    out.parent.mkdir(parents=True, exist_ok=True)
     ckpt = out.with_suffix(".ckpt")
     start, history = 0, []
     if ckpt.exists():
@@ -315,6 +316,7 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
     held = max(1, len(crops) // 40)
     crops, labels, val_x, val_y = crops[:-held], labels[:-held], crops[-held:], labels[-held:]
     finder_path, reader_path = out.parent / f"{out.stem}_finder.onnx", out.parent / f"{out.stem}_reader.onnx"
+    out.parent.mkdir(parents=True, exist_ok=True)
     ckpt = out.with_suffix(".ckpt")
     finder, reader = finder_net(), reader_net(len(dice.READINGS))
     if init is not None:  # fine-tune from an earlier run's weights

@@ -208,6 +208,7 @@ def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads:
     val_crop = np.repeat(val, 4 * PER_CORNER)
     tr, tc = np.nonzero(~val)[0], np.nonzero(~val_crop)[0]
     refiner_path = out.parent / f"{out.stem}_refiner.onnx"
+    out.parent.mkdir(parents=True, exist_ok=True)
     ckpt = out.with_suffix(".ckpt")
     finder, refiner = finder_net(), refiner_net()
     if init is not None:
