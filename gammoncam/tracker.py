@@ -173,6 +173,7 @@ def _possible(before: Position, after: Position) -> bool:
 
 
 # --- dice and cube readings ----------------------------------------------------------------
+HOLD = 0.9  # a throw whose likeliest roll is less sure than this waits for its play to tell
 MISREAD_FLOOR = 0.005  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
 
@@ -188,6 +189,12 @@ class DiceReading:
     @property
     def thrower(self) -> str | None:
         return {"right": "light", "left": "dark"}.get(self.half)
+
+    def likely(self) -> tuple[tuple, float]:
+        """The likeliest roll from the faces and its probability (the values read, if no faces)."""
+        if len(self.faces) != 2:
+            return self.values, 1.0
+        return max(roll_probabilities(self.faces).items(), key=lambda rp: rp[1])
 
     def same_throw(self, other: "DiceReading") -> bool:
         """Whether ``other`` sees the dice of this throw: two dice lying where these lie, however
@@ -245,14 +252,18 @@ def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
     """
     if len(faces) != 2:
         return None
-    a, b = faces
-    recorded = tuple(sorted(dice))
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            p = a[d1 - 1] * b[d2 - 1] + (a[d2 - 1] * b[d1 - 1] if d1 != d2 else 0.0)
-            if (d1, d2) != recorded and p >= floor and before.check(d2, d1, after).legal:
-                return (d2, d1)
+    recorded = tuple(sorted(dice, reverse=True))
+    for roll, p in roll_probabilities(faces).items():
+        if roll != recorded and p >= floor and before.check(*roll, after).legal:
+            return roll
     return None
+
+
+def roll_probabilities(faces: tuple) -> dict:
+    """Each roll (larger die first) and its probability from the two dice's faces."""
+    a, b = faces
+    return {(d1, d2): float(a[d1 - 1] * b[d2 - 1] + (a[d2 - 1] * b[d1 - 1] if d1 != d2 else 0.0))
+            for d1 in range(1, 7) for d2 in range(1, d1 + 1)}
 
 
 def read_cube(obs: Observation, sure: float = 0.9) -> tuple | None | str:
@@ -308,6 +319,8 @@ class Tracker:
     # doubt: the recorded position may not be the board's, so nothing is called until a play
     # read as clearly legal shows the two agree again.
     in_sync: bool = True
+    held: DiceReading | None = None  # a throw seen but not yet recorded (its roll unsure)
+    last_logp: np.ndarray | None = None
     stats: dict = field(default_factory=lambda: {"observations": 0, "legal": 0, "illegal": 0, "unclear": 0,
                                                 "unclear_resolved": 0, "benefit_of_doubt": 0})
     t: float = 0.0
@@ -337,6 +350,7 @@ class Tracker:
         self.t, self.frame = t, frame
         self.stats["observations"] += 1
         logp = log_probs(obs)
+        self.last_logp = logp
         state = self.state
         if state.phase in ("ready", "game_over", "doubled") and self._at_start(logp):
             if state.phase == "doubled":
@@ -362,6 +376,9 @@ class Tracker:
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
             self.dice_seen = seen.seen_again(dice)
+            if self.held is not None and self.dice_seen.likely()[1] >= HOLD:
+                self.held = None  # the looks agree now: record the throw
+                self._submit_throw(self.dice_seen.likely()[0], self.dice_seen)
         elif dice is not None:
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
@@ -373,6 +390,8 @@ class Tracker:
 
     def finish(self) -> None:
         """The source ended: settle what waits (an unclear play, a double never answered)."""
+        if self.held is not None and self.last_logp is not None:
+            self._resolve_held(self.last_logp)
         if self.pending is not None:
             self._commit_pending("the video ended")
         if self.state.phase == "moving" and self.dice_seen is not None:
@@ -394,6 +413,8 @@ class Tracker:
 
     # -- throws ---------------------------------------------------------------------------
     def _throw(self, dice: DiceReading, logp: np.ndarray) -> None:
+        if self.held is not None:
+            self._resolve_held(logp)
         state = self.state
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
         info = {"dice": list(dice.values), "player": None if thrower is None else thrower + 1}
@@ -419,37 +440,64 @@ class Tracker:
         phase, on_roll = self.state.phase, self.state.on_roll
         if thrower is not None and ((phase == "turn" and thrower != on_roll) or (phase == "played" and thrower == on_roll)):
             self._missed_turn(logp)
-        self._submit(Throw(*dice.values, valid=dice.valid), **info)
+        roll, p = dice.likely()
+        if dice.valid and p < HOLD:
+            self.held = dice  # recorded with the play, which tells the roll (_resolve_held)
+            self.note("throw_unsure", dice=list(roll), probability=round(p, 3), player=info["player"])
+            return
+        self._submit_throw(roll, dice)
+
+    def _submit_throw(self, roll: tuple, dice: DiceReading, **info) -> None:
+        thrower = COLOUR.index(dice.thrower) if dice.thrower else None
+        self._submit(Throw(*roll, valid=dice.valid), dice=list(roll),
+                     player=None if thrower is None else thrower + 1, **info)
+
+    def _resolve_held(self, logp: np.ndarray) -> None:
+        """The turn of a throw held as unsure ended: record the roll that, with its likeliest
+        legal play, best explains both the dice's faces and the board, then read the play."""
+        held, self.held = self.held, None
+        state = self.state
+        before = state.position if state.phase == "turn" else state.position.swapped()
+        mover = held.thrower or COLOUR[state.on_roll if state.phase == "turn" else 1 - state.on_roll]
+        best, best_score = held.likely()[0], -np.inf
+        for roll, p in roll_probabilities(held.faces).items():
+            if p < MISREAD_FLOOR:
+                continue
+            decision = decode(before, roll, mover, logp, self.thresholds)
+            score = float(np.log(p)) - decision.margin
+            if score > best_score:
+                best, best_score = roll, score
+        self._submit_throw(best, held, resolved="the roll that explains the play")
+        if self.state.phase == "moving":
+            self._end_play(logp)
 
     def _missed_turn(self, logp: np.ndarray) -> None:
         """The other player threw while the player on roll had no throw seen: that throw and its
         play were missed (dice never read with confidence). The board shows the play, so the
-        roll and play that explain it best are recorded, when one is clearly legal."""
+        roll and legal play that explain it best are recorded; when none is clearly legal the
+        likeliest stands on the benefit of the doubt (the turns must stay in order) and nothing
+        is called until a clearly legal play shows the record agrees with the board again."""
         state = self.state
         # Whose turn was missed, and the board before it from that player's side: the player on
         # roll if they had not thrown, else (their play made) the next one.
         side = state.on_roll if state.phase == "turn" else 1 - state.on_roll
         before = state.position if state.phase == "turn" else state.position.swapped()
-        mover = COLOUR[side]
-        found = []
-        for d1 in range(1, 7):
-            for d2 in range(1, d1 + 1):
-                decision = decode(before, (d1, d2), mover, logp, self.thresholds)
-                if decision.kind == "legal":
-                    found.append((decision.margin, (d1, d2), decision))
-        if not found:
-            self.in_sync = False
-            self.note("turn_missed", player=side + 1, resolved="no roll's legal play explains the board")
-            return
+        found = [(decision.margin, (d1, d2), decision)
+                 for d1 in range(1, 7) for d2 in range(1, d1 + 1)
+                 for decision in [decode(before, (d1, d2), COLOUR[side], logp, self.thresholds)]]
         _, roll, decision = min(found, key=lambda f: f[0])
-        rolls = sorted({r for m, r, d in found if d.position == decision.position})
-        self.note("turn_missed", player=side + 1, resolved="the play read from the board",
-                  rolls=[list(r) for r in rolls])
+        if decision.kind != "legal":
+            decision = Decision("unclear", decision.best_legal, decision.margin, decision.candidates,
+                                decision.best_legal)
+        rolls = sorted({r for m, r, d in found if d.kind == "legal" and d.position == decision.position})
+        self.note("turn_missed", player=side + 1, decision=decision.kind, rolls=[list(r) for r in rolls])
         self._submit(Throw(*roll), dice=list(roll), player=side + 1, inferred="the throw was not seen")
         self._play(decision, side, roll, inferred="the throw was not seen")
 
     def _picked_up(self, logp: np.ndarray) -> None:
-        if self.state.phase == "moving":
+        if self.held is not None:
+            self._resolve_held(logp)
+        elif self.state.phase == "moving":
             self._end_play(logp)
 
     # -- plays ----------------------------------------------------------------------------
@@ -517,6 +565,8 @@ class Tracker:
     # -- the cube -------------------------------------------------------------------------
     def _cube(self, old: tuple, new: tuple, logp: np.ndarray) -> None:
         (v0, loc0), (v1, loc1) = old, new
+        if self.held is not None:  # the cube turned: the held throw's turn is over
+            self._resolve_held(logp)
         phase = self.state.phase
         if phase in ("opening", "ready"):
             # No throw of this game has been seen yet, so the tracker has missed something:
