@@ -428,6 +428,11 @@ class Tracker:
         if self.state.phase in ("ready", "game_over") and self.variant == "long":
             if self._at_start(logp) or self.state.phase == "ready":
                 self._new_game(first=thrower if thrower is not None else 0)
+        if self.state.phase in ("ready", "game_over"):
+            # No game start was seen (the starting position not read with confidence): the
+            # referee has no game to judge this throw in, and a call now could only be wrong.
+            self.note("unclear", what="a throw while no game is seen in progress", **info)
+            return
         if self.state.phase == "opening":
             d1, d2 = dice.values
             if d1 == d2:
@@ -441,7 +446,7 @@ class Tracker:
         if thrower is not None and ((phase == "turn" and thrower != on_roll) or (phase == "played" and thrower == on_roll)):
             self._missed_turn(logp)
         roll, p = dice.likely()
-        if dice.valid and p < HOLD:
+        if dice.valid and p < HOLD and self.state.phase in ("turn", "played"):
             self.held = dice  # recorded with the play, which tells the roll (_resolve_held)
             self.note("throw_unsure", dice=list(roll), probability=round(p, 3), player=info["player"])
             return
@@ -457,6 +462,8 @@ class Tracker:
         legal play, best explains both the dice's faces and the board, then read the play."""
         held, self.held = self.held, None
         state = self.state
+        if state.phase not in ("turn", "played"):  # the game moved on (a drop, a new game)
+            return
         before = state.position if state.phase == "turn" else state.position.swapped()
         mover = held.thrower or COLOUR[state.on_roll if state.phase == "turn" else 1 - state.on_roll]
         best, best_score = held.likely()[0], -np.inf
