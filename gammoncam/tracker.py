@@ -174,6 +174,7 @@ def _possible(before: Position, after: Position) -> bool:
 
 # --- dice and cube readings ----------------------------------------------------------------
 HOLD = 0.9  # a throw whose likeliest roll is less sure than this waits for its play to tell
+MISREAD_RATE = 0.05  # a die's reading is wrong this often whatever its confidence
 MISREAD_FLOOR = 0.005  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
 
@@ -253,6 +254,9 @@ def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
     if len(faces) != 2:
         return None
     recorded = tuple(sorted(dice, reverse=True))
+    # The reader misreads about one die in twelve on renders, sometimes confidently and at every
+    # look: no face is ever ruled out, so a roll one die away from the one read stays possible.
+    faces = tuple((1 - MISREAD_RATE) * np.asarray(f) + MISREAD_RATE / 6 for f in faces)
     for roll, p in roll_probabilities(faces).items():
         if roll != recorded and p >= floor and before.check(*roll, after).legal:
             return roll

@@ -164,7 +164,9 @@ def test_a_play_legal_for_dice_nearly_read_is_not_called():
     three = np.eye(6)[2]
     unsure = np.array([0.0, 0.7, 0.0, 0.0, 0.0, 0.0]) + 0.3 * np.eye(6)[0]
     assert misread_roll(start, played, (3, 2), (three, unsure)) == (3, 1)
-    assert misread_roll(start, played, (3, 2), (three, np.eye(6)[1])) is None  # sure of the 2: no excuse
+    # one die read wrongly, even surely, is always possible; both dice wrong at once is not
+    assert misread_roll(start, played, (3, 2), (three, np.eye(6)[1])) == (3, 1)
+    assert misread_roll(start, played, (5, 2), (np.eye(6)[4], np.eye(6)[1])) is None
     assert misread_roll(start, start.apply("13/7 6/5"), (3, 2), (three, unsure)) is None  # legal for no likely roll
 
 
