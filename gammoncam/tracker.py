@@ -26,6 +26,18 @@ read with high confidence *and* the reading is a possible board (15 checkers a s
 none of the opponent's gone); otherwise the moment is *unclear* and the tracker waits for more
 frames, up to the opponent's next action, when it gives the benefit of the doubt to the likeliest
 legal play. A false call costs more than a late one.
+
+The camera is not trusted further than it has earned:
+
+- dice lying where they lay are the same throw however a later look reads them, and every look
+  sharpens their faces; a throw whose roll is unsure is *held* and recorded when its play ends,
+  with the roll that best explains both the faces and the board;
+- no call on a play that is legal for a roll one die away from the one read (a die may be
+  misread however sure the reader is: :func:`misread_roll`), nor on the opponent's legal play (a
+  missed throw: :func:`opponent_played`), nor while the record may differ from the board (after
+  a play taken on the benefit of the doubt, until a clearly legal play shows they agree);
+- a turn whose throw was never read is recovered from the board when the next throw comes;
+- no throw is judged while no game start has been seen.
 """
 
 from __future__ import annotations
@@ -212,8 +224,8 @@ class DiceReading:
                 np.hypot(*(a[0] - b[1])) + np.hypot(*(a[1] - b[0])))
 
     def seen_again(self, other: "DiceReading") -> "DiceReading":
-        """This throw with the faces of another look at the same dice multiplied in (the
-        recorded values stay: the throw has been submitted)."""
+        """This throw with the faces of another look at the same dice multiplied in (``values``
+        stay as first read; :meth:`likely` follows the faces)."""
         if len(self.faces) != 2 or len(other.faces) != 2 or len(self.places) != 2 or len(other.places) != 2:
             return self
         straight, crossed = self._pairings(other)
@@ -398,8 +410,6 @@ class Tracker:
             self._resolve_held(self.last_logp)
         if self.pending is not None:
             self._commit_pending("the video ended")
-        if self.state.phase == "moving" and self.dice_seen is not None:
-            pass  # thrown, never played: the record shows the throw
         if self.state.phase == "doubled":
             self._submit(Drop(), inferred="the video ended while the double waited")
 
