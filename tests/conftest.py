@@ -1,4 +1,7 @@
-"""Shared test options: ``--full`` runs the full-size differential and soak tests."""
+"""Shared test options and fixtures: ``--full`` runs the full-size differential and soak tests;
+``interruptible`` starts a child process that Ctrl-C (SIGINT) stops."""
+
+import signal
 
 import pytest
 
@@ -12,3 +15,12 @@ def pytest_addoption(parser):
 def full(request) -> bool:
     """True under ``pytest --full``: tests size their samples by it."""
     return request.config.getoption("--full")
+
+
+@pytest.fixture(scope="session")
+def interruptible() -> dict:
+    """``subprocess.Popen`` keywords for a child that a test stops with SIGINT, as a user does
+    with Ctrl-C. A test run started as a background job of a non-interactive shell ignores
+    SIGINT, its children inherit that, and Python then installs no KeyboardInterrupt handler:
+    the child would never stop. The child gets SIGINT's default back before it starts."""
+    return {"preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)}

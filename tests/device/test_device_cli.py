@@ -21,12 +21,13 @@ from gammoncam.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_device_sim_serves_a_box_until_ctrl_c():
+def test_device_sim_serves_a_box_until_ctrl_c(interruptible):
     process = subprocess.Popen(
         [sys.executable, "-c", "import sys; from gammoncam.cli import main; sys.exit(main())", "device-sim",
          "--drop-acks", "1"],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+        **interruptible,
     )
     try:
         banner = process.stdout.readline()

@@ -32,10 +32,10 @@ def _post(url: str, headers: dict) -> int:
         return exc.code
 
 
-def test_serve_demo_prints_url_and_token_and_guards_the_referee():
+def test_serve_demo_prints_url_and_token_and_guards_the_referee(interruptible):
     proc = subprocess.Popen([sys.executable, "-m", "gammoncam", "serve", "--demo", "--no-browser",
                              "--port", "0", "--interval", "0.2"], cwd=ROOT, env=_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **interruptible)
     try:
         lines = [proc.stdout.readline() for _ in range(4)]
         url = lines[0].split()[-1].rstrip("/")
