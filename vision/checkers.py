@@ -96,8 +96,15 @@ class CheckerModel:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        self.input = self.session.get_inputs()[0].name
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own types for a file it cannot load
+            raise ValueError(f"{path} is not an ONNX model onnxruntime can load ({str(exc).splitlines()[0]})") from None
+        given, made = self.session.get_inputs()[0], self.session.get_outputs()[0]
+        if list(given.shape[1:]) != [3, CROP[1], CROP[0]] or made.shape[-1] != len(CLASSES):
+            raise ValueError(f"{path} is not a checker network: it takes {given.shape[1:]} and gives "
+                             f"{made.shape[-1]} readings, not [3, {CROP[1]}, {CROP[0]}] and {len(CLASSES)}")
+        self.input = given.name
         self.mirror = mirror
 
     def __call__(self, batch: np.ndarray) -> np.ndarray:

@@ -132,7 +132,10 @@ def _observer(args, corners, video: str | None):
     if not os.path.exists(model):
         raise UsageError(f"no checker model at {model}: train one (gammoncam train-vision checkers) or "
                          "give --checker-model")
-    return RecognizerObserver(corners, args.variant, model)
+    try:
+        return RecognizerObserver(corners, args.variant, model)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _printer(args):

@@ -263,3 +263,11 @@ def test_a_turn_never_seen_is_read_from_the_board_when_the_next_throw_comes(tmp_
     assert ("play", 2, "24/18 13/9") in kinds
     assert [e for e in events if e["type"] == "throw"][-1]["dice"] == [5, 2]
     assert not [e for e in events if e["type"] == "call"] and referee.state.on_roll == 0
+
+
+def test_a_checker_model_that_is_not_one_exits_2_with_one_line(tmp_path, capsys):
+    wrong = Path(__file__).resolve().parents[2] / "models" / "dice_reader.onnx"  # a real ONNX, another task
+    code = main(["watch", "--video", str(CLIP), "--corners-file", str(DATA / "stage.json"), "--checker-model",
+                 str(wrong), "--log", str(tmp_path / "log.sqlite")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "is not a checker network" in err[0]
