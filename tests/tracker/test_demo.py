@@ -28,3 +28,11 @@ def test_the_demo_is_followed_from_its_frames(tmp_path, capsys):
                      (2, [3, 2], "13/11 13/10")]
     kinds = [e["type"] for e in events if e["type"] in ("game_start", "double", "take", "drop")]
     assert kinds == ["game_start", "double", "drop", "game_start", "double", "take", "double"]
+
+
+def test_the_readme_s_first_command_runs_through_and_exits_0(capsys):
+    """`gammoncam demo` (served page, video at full speed): its calls are the demo, not a failure."""
+    code = main(["demo", "--no-browser", "--speed", "0", "--port", "0", "--json"])
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert code == 0
+    assert [e["reason"] for e in events if e["type"] == "call"] == ["no_such_play", "dead_cube"]
