@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from engine.errors import EngineError  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.transcript import parse_transcript  # noqa: E402
 from gammoncam.cli import main as gammoncam  # noqa: E402
@@ -39,7 +40,11 @@ def turns_as_positions(actions, variant) -> list[tuple]:
         if a.kind == "play":
             if a.play is None:
                 break  # a throw never played ends what the video can show
-            after = pos.apply(a.play) if a.play else pos
+            try:
+                after = pos.apply(a.play) if a.play else pos
+            except EngineError:  # a record can hold a play that cannot be made: it counts as wrong
+                out.append((a.side, "cannot be played", a.play))
+                continue
             out.append((a.side, tuple(sorted(a.dice, reverse=True)), after.swapped().board.tobytes()))
             pos = after.swapped()
         elif a.kind in ("double", "take", "drop", "beaver"):
