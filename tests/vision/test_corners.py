@@ -10,22 +10,16 @@ import pytest
 from gammoncam.cli import main
 from vision import corners as C
 from vision.evaluate import match_turn
-from vision.synth.render import render_image
 
 needs_model = pytest.mark.skipif(not C.FINDER.exists(), reason="models/corners.onnx not trained")
 
 # Frames of a fixed run (not a training or test seed), at 1280x720, with no hand over the board.
-SEED, INDICES = 20261201, range(8)
+SEED, RENDERS = 20261201, 8
 
 
 @pytest.fixture(scope="module")
-def frames():
-    out = []
-    for i in INDICES:
-        img, truth = render_image(SEED, i, None, (1280, 720))
-        if not truth["hands_cover_board"]:
-            out.append((img, np.array(truth["field"])))
-    return out
+def frames(hand_free_renders):
+    return [(img, np.array(truth["field"])) for img, truth in hand_free_renders(SEED, RENDERS)]
 
 
 @needs_model

@@ -10,12 +10,11 @@ from gammoncam.cli import main
 from vision import checkers
 from vision.layout import Physical, recognizer_form, start_board
 from vision.observation import Observation
-from vision.synth.render import render_image
 
 needs_model = pytest.mark.skipif(not checkers.MODEL.exists(), reason="models/checkers.onnx not trained")
 
 # Frames of a fixed run, at 1280x720, chosen with no hand over the board.
-SEED, INDICES = 20261130, range(6)
+SEED, RENDERS = 20261130, 6
 
 
 @pytest.fixture(scope="module")
@@ -26,13 +25,8 @@ def recognizer():
 
 
 @pytest.fixture(scope="module")
-def frames():
-    out = []
-    for i in INDICES:
-        img, truth = render_image(SEED, i, None, (1280, 720))
-        if not truth["hands_cover_board"]:
-            out.append((img, truth))
-    return out
+def frames(hand_free_renders):
+    return hand_free_renders(SEED, RENDERS)
 
 
 @needs_model
