@@ -274,16 +274,82 @@ def _patches(views, heats, idx, rng, size: int = 160):
     return np.ascontiguousarray(np.stack(xs)), np.ascontiguousarray(np.stack(hs), dtype=np.float32)
 
 
-def _focal(logits, target):
-    """CenterNet's penalty-reduced focal loss on Gaussian targets."""
+def heat_focal(logits, target, peak: float = 0.99):
+    """CenterNet's penalty-reduced focal loss on Gaussian heat-map targets; cells at ``peak``
+    or above are the positives."""
     import torch
 
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
-    pos = target.ge(0.99).float()
-    neg = 1 - pos
+    pos = target.ge(peak).float()
     pos_loss = -(torch.log(p) * (1 - p) ** 2 * pos).sum()
-    neg_loss = -(torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg).sum()
+    neg_loss = -(torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * (1 - pos)).sum()
     return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
+
+
+class ResumeError(ValueError):
+    """A checkpoint that cannot be resumed as asked."""
+
+
+class PairedRun:
+    """Two networks trained side by side on their own batches (a heat-map finder and a reader or
+    refiner of what it finds): AdamW and a one-cycle schedule each, weights from ``init`` to
+    fine-tune, resumed from ``<out>.ckpt`` after the last finished epoch and saved after each.
+
+    ``nets`` and ``steps`` (optimiser steps an epoch) are keyed by the networks' names.
+    """
+
+    def __init__(self, nets: dict, out: Path, lr: float, epochs: int, steps: dict, init: Path | None = None):
+        import torch
+
+        self.nets = nets
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self.ckpt = out.with_suffix(".ckpt")
+        if init is not None:
+            state = torch.load(init, weights_only=False)
+            for name, net in nets.items():
+                net.load_state_dict(state[name])
+            print(f"starting from the weights in {init}")
+        self.opts = {n: torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4) for n, net in nets.items()}
+        self.scheds = {n: torch.optim.lr_scheduler.OneCycleLR(self.opts[n], lr, total_steps=max(1, epochs * steps[n]),
+                                                              pct_start=0.15) for n in nets}
+        self.start, self.history = 0, []
+        self.epochs = epochs
+        if self.ckpt.exists():
+            state = torch.load(self.ckpt, weights_only=False)
+            if state.get("epochs", epochs) != epochs:  # the schedules were laid out for that length
+                raise ResumeError(f"{self.ckpt} holds a run of {state['epochs']} epochs: resume it with --epochs "
+                                 f"{state['epochs']}, or start a new run from its weights with --init")
+            for n, net in nets.items():
+                net.load_state_dict(state[n])
+                self.opts[n].load_state_dict(state[f"opt_{n}"])
+                self.scheds[n].load_state_dict(state[f"sched_{n}"])
+            self.start, self.history = state["epoch"], state["history"]
+            print(f"resuming after epoch {self.start}")
+
+    def train(self) -> None:
+        for net in self.nets.values():
+            net.train()
+
+    def step(self, name: str, loss) -> float:
+        """One optimiser step of network ``name`` on ``loss``; the loss as a number."""
+        opt = self.opts[name]
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        self.scheds[name].step()
+        return loss.item()
+
+    def end_epoch(self, record: dict) -> None:
+        """Add ``record`` (with its ``epoch``) to the history and save the checkpoint."""
+        import torch
+
+        self.history.append(record)
+        print(record)
+        state = {"epoch": record["epoch"], "epochs": self.epochs, "history": self.history}
+        for n, net in self.nets.items():
+            state.update({n: net.state_dict(), f"opt_{n}": self.opts[n].state_dict(),
+                          f"sched_{n}": self.scheds[n].state_dict()})
+        torch.save(state, self.ckpt)
 
 
 def _colour_jitter(x, rng):
@@ -316,33 +382,15 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
     held = max(1, len(crops) // 40)
     crops, labels, val_x, val_y = crops[:-held], labels[:-held], crops[-held:], labels[-held:]
     finder_path, reader_path = out.parent / f"{out.stem}_finder.onnx", out.parent / f"{out.stem}_reader.onnx"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    ckpt = out.with_suffix(".ckpt")
     finder, reader = finder_net(), reader_net(len(dice.READINGS))
-    if init is not None:  # fine-tune from an earlier run's weights
-        state = torch.load(init, weights_only=False)
-        finder.load_state_dict(state["finder"])
-        reader.load_state_dict(state["reader"])
-        print(f"starting from the weights in {init}")
-    opt_f = torch.optim.AdamW(finder.parameters(), lr=lr, weight_decay=1e-4)
-    opt_r = torch.optim.AdamW(reader.parameters(), lr=lr, weight_decay=1e-4)
     fb, rb = 32, 128
     steps_f, steps_r = 2 * len(views) // fb, len(crops) // rb  # two patches of each view an epoch
-    sched_f = torch.optim.lr_scheduler.OneCycleLR(opt_f, lr, total_steps=epochs * steps_f, pct_start=0.15)
-    sched_r = torch.optim.lr_scheduler.OneCycleLR(opt_r, lr, total_steps=epochs * steps_r, pct_start=0.15)
-    start, history = 0, []
-    if ckpt.exists():
-        s = torch.load(ckpt, weights_only=False)
-        for obj, key in ((finder, "finder"), (reader, "reader"), (opt_f, "opt_f"), (opt_r, "opt_r"),
-                         (sched_f, "sched_f"), (sched_r, "sched_r")):
-            obj.load_state_dict(s[key])
-        start, history = s["epoch"], s["history"]
-        print(f"resuming after epoch {start}")
-    for epoch in range(start, epochs):
+    run = PairedRun({"finder": finder, "reader": reader}, out, lr, epochs, {"finder": steps_f, "reader": steps_r},
+                    init)
+    for epoch in range(run.start, epochs):
         t0 = time.time()
         rng = np.random.default_rng([seed, epoch, 7])
-        finder.train()
-        reader.train()
+        run.train()
         order_f = np.concatenate([rng.permutation(len(views)) for _ in range(2)])
         order_r = rng.permutation(len(crops))
         lf = lr_ = 0.0
@@ -351,36 +399,22 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
             if k < steps_f:
                 xb, hb = _patches(views, heats, order_f[k * fb:(k + 1) * fb], rng)
                 x = _colour_jitter(torch.from_numpy(checkers.to_input(xb)), rng)
-                loss = _focal(finder(x), torch.from_numpy(hb))
-                opt_f.zero_grad()
-                loss.backward()
-                opt_f.step()
-                sched_f.step()
-                lf += float(loss)
+                lf += run.step("finder", heat_focal(finder(x), torch.from_numpy(hb)))
             if k < steps_r:
                 idx = np.sort(order_r[k * rb:(k + 1) * rb])
                 # Quarter turns change no reading: a die's pips and the cube's figure stay what they are.
                 xb = np.rot90(crops[idx], int(rng.integers(4)), axes=(1, 2))
                 x = _colour_jitter(torch.from_numpy(checkers.to_input(np.ascontiguousarray(xb))), rng)
-                loss = F.cross_entropy(reader(x), torch.from_numpy(labels[idx]), label_smoothing=0.02)
-                opt_r.zero_grad()
-                loss.backward()
-                opt_r.step()
-                sched_r.step()
-                lr_ += float(loss)
+                lr_ += run.step("reader", F.cross_entropy(reader(x), torch.from_numpy(labels[idx]),
+                                                          label_smoothing=0.02))
             if k % 10 == 0:
                 bar.set_postfix(finder=f"{lf / max(1, min(k + 1, steps_f)):.3f}",
                                 reader=f"{lr_ / max(1, min(k + 1, steps_r)):.3f}")
-        acc = evaluate_net(reader, val_x, val_y)
-        history.append({"epoch": epoch + 1, "finder_loss": lf / steps_f, "reader_loss": lr_ / steps_r,
-                        "reader_val_accuracy": acc, "seconds": time.time() - t0})
-        print(history[-1])
-        torch.save({"finder": finder.state_dict(), "reader": reader.state_dict(), "opt_f": opt_f.state_dict(),
-                    "opt_r": opt_r.state_dict(), "sched_f": sched_f.state_dict(), "sched_r": sched_r.state_dict(),
-                    "epoch": epoch + 1, "history": history}, ckpt)
+        run.end_epoch({"epoch": epoch + 1, "finder_loss": lf / steps_f, "reader_loss": lr_ / steps_r,
+                       "reader_val_accuracy": evaluate_net(reader, val_x, val_y), "seconds": time.time() - t0})
     for net, path, name, shape in ((finder, finder_path, "view", (1, 3, dice.VIEW_SIZE, dice.VIEW_SIZE)),
                                    (reader, reader_path, "crops", (1, 3, dice.CROP, dice.CROP))):
         net.eval()
         torch.onnx.export(net, torch.zeros(*shape), str(path), input_names=[name], output_names=["out"],
                           dynamic_axes={name: {0: "n"}, "out": {0: "n"}}, opset_version=17, dynamo=False)
-    return {"views": int(len(views)), "reader_crops": int(len(crops)), "history": history}
+    return {"views": int(len(views)), "reader_crops": int(len(crops)), "history": run.history}

@@ -31,6 +31,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision import corners as C
+from vision.train import PairedRun, heat_focal
 
 PER_CORNER = 3  # refiner crops cut round each corner of each image
 HALVES = (0.05, 0.16)  # the range of the refiner crops' half sides (shares of the field's mean side)
@@ -155,17 +156,6 @@ def _heat_targets(corners: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return out
 
 
-def _focal(logits, target):
-    """CenterNet's penalty-reduced focal loss on Gaussian targets."""
-    import torch
-
-    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
-    pos = target.ge(0.999).float()
-    pos_loss = -(torch.log(p) * (1 - p) ** 2 * pos).sum()
-    neg_loss = -(torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * (1 - pos)).sum()
-    return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
-
-
 def _jitter(x, rng):
     """Gain, per-channel colour, offset and noise on a float batch in [0, 1]."""
     import torch
@@ -208,33 +198,15 @@ def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads:
     val_crop = np.repeat(val, 4 * PER_CORNER)
     tr, tc = np.nonzero(~val)[0], np.nonzero(~val_crop)[0]
     refiner_path = out.parent / f"{out.stem}_refiner.onnx"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    ckpt = out.with_suffix(".ckpt")
     finder, refiner = finder_net(), refiner_net()
-    if init is not None:
-        state = torch.load(init, weights_only=False)
-        finder.load_state_dict(state["finder"])
-        refiner.load_state_dict(state["refiner"])
-        print(f"starting from the weights in {init}")
-    opt_f = torch.optim.AdamW(finder.parameters(), lr=lr, weight_decay=1e-4)
-    opt_r = torch.optim.AdamW(refiner.parameters(), lr=lr, weight_decay=1e-4)
     fb, rb = 16, 64
     steps_f, steps_r = (0 if refiner_only else len(tr) // fb), len(tc) // rb
-    sched_f = torch.optim.lr_scheduler.OneCycleLR(opt_f, lr, total_steps=max(1, epochs * steps_f), pct_start=0.15)
-    sched_r = torch.optim.lr_scheduler.OneCycleLR(opt_r, lr, total_steps=epochs * steps_r, pct_start=0.15)
-    start, history = 0, []
-    if ckpt.exists():
-        s = torch.load(ckpt, weights_only=False)
-        for obj, key in ((finder, "finder"), (refiner, "refiner"), (opt_f, "opt_f"), (opt_r, "opt_r"),
-                         (sched_f, "sched_f"), (sched_r, "sched_r")):
-            obj.load_state_dict(s[key])
-        start, history = s["epoch"], s["history"]
-        print(f"resuming after epoch {start}")
-    for epoch in range(start, epochs):
+    run = PairedRun({"finder": finder, "refiner": refiner}, out, lr, epochs, {"finder": steps_f, "refiner": steps_r},
+                    init)
+    for epoch in range(run.start, epochs):
         t0 = time.time()
         erng = np.random.default_rng([seed, epoch, 11])
-        finder.train()
-        refiner.train()
+        run.train()
         order_f, order_r = erng.permutation(tr), erng.permutation(tc)
         lf = lr_ = 0.0
         bar = tqdm(range(max(steps_f, steps_r)), desc=f"corners epoch {epoch + 1}/{epochs}", unit="batch")
@@ -248,12 +220,7 @@ def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads:
                     v[i] = v[i, :, ::-1]
                     c[i, :, 0], e[i, :, 0] = W - 1 - c[i, :, 0], W - 1 - e[i, :, 0]
                 x = _jitter(torch.from_numpy(C.to_input(v)), erng)
-                loss = _focal(finder(x), torch.from_numpy(_heat_targets(c, e)))
-                opt_f.zero_grad()
-                loss.backward()
-                opt_f.step()
-                sched_f.step()
-                lf += float(loss)
+                lf += run.step("finder", heat_focal(finder(x), torch.from_numpy(_heat_targets(c, e)), peak=0.999))
             if k < steps_r:
                 idx = np.sort(order_r[k * rb:(k + 1) * rb])
                 x = torch.from_numpy(C.to_input(crops[idx]))
@@ -263,24 +230,15 @@ def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads:
                 x[flip] = x[flip].transpose(2, 3)
                 t[flip] = t[flip].flip(1)
                 x = _jitter(x, erng)
-                loss = torch.nn.functional.smooth_l1_loss(_soft_argmax(refiner(x)), t, beta=0.5)
-                opt_r.zero_grad()
-                loss.backward()
-                opt_r.step()
-                sched_r.step()
-                lr_ += float(loss)
+                lr_ += run.step("refiner", torch.nn.functional.smooth_l1_loss(_soft_argmax(refiner(x)), t, beta=0.5))
             if k % 10 == 0:
                 bar.set_postfix(finder=f"{lf / max(1, min(k + 1, steps_f)):.3f}",
                                 refiner=f"{lr_ / max(1, min(k + 1, steps_r)):.3f}")
-        vf = _val_refiner(refiner, crops[val_crop], targets[val_crop])
-        history.append({"epoch": epoch + 1, "finder_loss": lf / max(1, steps_f), "refiner_loss": lr_ / steps_r,
-                        "val_refiner_median_crop_px": vf, "seconds": time.time() - t0})
-        print(history[-1])
-        torch.save({"finder": finder.state_dict(), "refiner": refiner.state_dict(), "opt_f": opt_f.state_dict(),
-                    "opt_r": opt_r.state_dict(), "sched_f": sched_f.state_dict(), "sched_r": sched_r.state_dict(),
-                    "epoch": epoch + 1, "history": history}, ckpt)
+        run.end_epoch({"epoch": epoch + 1, "finder_loss": lf / max(1, steps_f), "refiner_loss": lr_ / steps_r,
+                       "val_refiner_median_crop_px": _val_refiner(refiner, crops[val_crop], targets[val_crop]),
+                       "seconds": time.time() - t0})
     export(finder, refiner, out, refiner_path)
-    return {"images": int(len(views)), "refiner_crops": int(len(crops)), "history": history}
+    return {"images": int(len(views)), "refiner_crops": int(len(crops)), "history": run.history}
 
 
 def _val_refiner(refiner, crops, targets) -> float:

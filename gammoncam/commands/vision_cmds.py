@@ -127,6 +127,15 @@ def _eval(args) -> int:
 
 
 def _train(args) -> int:
+    from vision.train import ResumeError
+
+    try:
+        return _run_training(args)
+    except ResumeError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _run_training(args) -> int:
     from vision.train import train_checkers
 
     dirs = [Path(d) for d in args.dirs]
