@@ -203,14 +203,16 @@ def _cut_dice(job):
 
 
 def dice_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
-    """Finder views and heat maps, reader crops and labels of a synth directory (cached)."""
+    """Finder views and heat maps, reader crops and labels of a synth directory, cached in
+    ``dice_data.npz``: a mapping that reads ``views``, ``heats``, ``crops`` and ``labels`` when
+    asked (the views are most of it, and a reader alone does not need them)."""
     from vision import dice
 
     cache = directory / "dice_data.npz"
     if cache.exists():
         d = np.load(cache)
-        if d["views"].shape[1] == dice.VIEW_SIZE and d["crops"].shape[1] == dice.CROP:
-            return d["views"], d["heats"], d["crops"], d["labels"]
+        if d["crops"].shape[1] == dice.CROP and d["heats"].shape[2] * dice.STRIDE == dice.VIEW_SIZE:
+            return d
         print(f"{cache} was cut for other view or crop sizes: cutting again")
     n = len(list((directory / "truth").glob("*.json")))
     jobs = [(directory, i, jitter_seed) for i in range(n)]
@@ -221,9 +223,9 @@ def dice_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
             heats.append(h)
             crops.append(c)
             labels.append(lab)
-    out = (np.stack(views), np.stack(heats), np.concatenate(crops), np.concatenate(labels))
-    np.savez(cache, views=out[0], heats=out[1], crops=out[2], labels=out[3])
-    return out
+    np.savez(cache, views=np.stack(views), heats=np.stack(heats), crops=np.concatenate(crops),
+             labels=np.concatenate(labels))
+    return np.load(cache)
 
 
 def finder_net():
@@ -242,14 +244,16 @@ def finder_net():
 
 
 def reader_net(classes: int):
+    """A 40x40 crop to its reading: six convolutions over three poolings (about 29 MFLOPs a crop,
+    twice the first design's, which under-fitted 15,000 renders)."""
     import torch.nn as nn
 
     def block(i, o):
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
-    return nn.Sequential(*block(3, 24), nn.MaxPool2d(2), *block(24, 48), nn.MaxPool2d(2), *block(48, 64),
-                         *block(64, 64), nn.MaxPool2d(2), *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-                         nn.Dropout(0.2), nn.Linear(96, classes))
+    return nn.Sequential(*block(3, 32), nn.MaxPool2d(2), *block(32, 64), nn.MaxPool2d(2), *block(64, 96),
+                         *block(96, 96), nn.MaxPool2d(2), *block(96, 128), *block(128, 128), nn.AdaptiveAvgPool2d(1),
+                         nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, classes))
 
 
 def _patches(views, heats, idx, rng, size: int = 160):
@@ -295,7 +299,9 @@ class PairedRun:
     refiner of what it finds): AdamW and a one-cycle schedule each, weights from ``init`` to
     fine-tune, resumed from ``<out>.ckpt`` after the last finished epoch and saved after each.
 
-    ``nets`` and ``steps`` (optimiser steps an epoch) are keyed by the networks' names.
+    ``nets`` and ``steps`` (optimiser steps an epoch) are keyed by the networks' names; a network
+    with no steps is kept as loaded from ``init``, and one of another architecture than ``init``'s
+    (a new design) starts from scratch.
     """
 
     def __init__(self, nets: dict, out: Path, lr: float, epochs: int, steps: dict, init: Path | None = None):
@@ -307,7 +313,12 @@ class PairedRun:
         if init is not None:
             state = torch.load(init, weights_only=False)
             for name, net in nets.items():
-                net.load_state_dict(state[name])
+                try:
+                    net.load_state_dict(state[name])
+                except (KeyError, RuntimeError):  # another architecture: only a network trained here may
+                    if not steps[name]:
+                        raise ResumeError(f"{init} holds no {name} of this architecture to keep") from None
+                    print(f"{init} holds no {name} of this architecture: the {name} starts from scratch")
             print(f"starting from the weights in {init}")
         self.opts = {n: torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4) for n, net in nets.items()}
         self.scheds = {n: torch.optim.lr_scheduler.OneCycleLR(self.opts[n], lr, total_steps=max(1, epochs * steps[n]),
@@ -364,8 +375,10 @@ def _colour_jitter(x, rng):
 
 
 def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int = 1, seed: int = 0,
-               init: Path | None = None, lr: float = 3e-3) -> dict:
-    """Train (or resume) the dice finder and reader; export ``dice_finder.onnx`` and ``dice_reader.onnx``."""
+               init: Path | None = None, lr: float = 3e-3, only: str | None = None) -> dict:
+    """Train (or resume) the dice finder and reader; export ``<out stem>_finder.onnx`` and
+    ``<out stem>_reader.onnx``. ``only`` ("finder" or "reader") trains that network alone, the
+    other exported as loaded from ``init``."""
     import torch
     import torch.nn.functional as F
 
@@ -374,17 +387,19 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     parts = [dice_dataset(d) for d in directories]
-    views = np.concatenate([p[0] for p in parts])
-    heats = np.concatenate([p[1] for p in parts])
-    crops = np.concatenate([p[2] for p in parts])
-    labels = np.concatenate([p[3] for p in parts])
+    train_finder, train_reader = only in (None, "finder"), only in (None, "reader")
+    views = np.concatenate([p["views"] for p in parts]) if train_finder else np.zeros((0,))
+    heats = np.concatenate([p["heats"] for p in parts]) if train_finder else np.zeros((0,))
+    crops = np.concatenate([p["crops"] for p in parts])
+    labels = np.concatenate([p["labels"] for p in parts])
     # The last images' crops are held out to follow the reader's accuracy.
     held = max(1, len(crops) // 40)
     crops, labels, val_x, val_y = crops[:-held], labels[:-held], crops[-held:], labels[-held:]
     finder_path, reader_path = out.parent / f"{out.stem}_finder.onnx", out.parent / f"{out.stem}_reader.onnx"
     finder, reader = finder_net(), reader_net(len(dice.READINGS))
     fb, rb = 32, 128
-    steps_f, steps_r = 2 * len(views) // fb, len(crops) // rb  # two patches of each view an epoch
+    steps_f = 2 * len(views) // fb if train_finder else 0  # two patches of each view an epoch
+    steps_r = len(crops) // rb if train_reader else 0
     run = PairedRun({"finder": finder, "reader": reader}, out, lr, epochs, {"finder": steps_f, "reader": steps_r},
                     init)
     for epoch in range(run.start, epochs):
@@ -402,15 +417,19 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
                 lf += run.step("finder", heat_focal(finder(x), torch.from_numpy(hb)))
             if k < steps_r:
                 idx = np.sort(order_r[k * rb:(k + 1) * rb])
-                # Quarter turns change no reading: a die's pips and the cube's figure stay what they are.
+                # Quarter turns change no reading: a die's pips and the cube's figure stay what they are;
+                # nor does a mirror change a die's count (the cube's figures would read backwards).
                 xb = np.rot90(crops[idx], int(rng.integers(4)), axes=(1, 2))
+                mirror = (labels[idx] < 12) | (labels[idx] == len(dice.READINGS) - 1)
+                mirror &= rng.random(len(idx)) < 0.5
+                xb[mirror] = xb[mirror].transpose(0, 2, 1, 3)
                 x = _colour_jitter(torch.from_numpy(checkers.to_input(np.ascontiguousarray(xb))), rng)
                 lr_ += run.step("reader", F.cross_entropy(reader(x), torch.from_numpy(labels[idx]),
                                                           label_smoothing=0.02))
             if k % 10 == 0:
                 bar.set_postfix(finder=f"{lf / max(1, min(k + 1, steps_f)):.3f}",
                                 reader=f"{lr_ / max(1, min(k + 1, steps_r)):.3f}")
-        run.end_epoch({"epoch": epoch + 1, "finder_loss": lf / steps_f, "reader_loss": lr_ / steps_r,
+        run.end_epoch({"epoch": epoch + 1, "finder_loss": lf / max(1, steps_f), "reader_loss": lr_ / max(1, steps_r),
                        "reader_val_accuracy": evaluate_net(reader, val_x, val_y), "seconds": time.time() - t0})
     for net, path, name, shape in ((finder, finder_path, "view", (1, 3, dice.VIEW_SIZE, dice.VIEW_SIZE)),
                                    (reader, reader_path, "crops", (1, 3, dice.CROP, dice.CROP))):

@@ -182,11 +182,11 @@ def _soft_argmax(logits):
 
 def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads: int = 1, seed: int = 0,
                   lr: float = 3e-3, val_fraction: float = 0.03, init: Path | None = None,
-                  refiner_only: bool = False) -> dict:
+                  only: str | None = None) -> dict:
     """Train (or resume) the corner finder and refiner; export ``out`` and ``<out stem>_refiner.onnx``.
 
-    ``init`` starts from an earlier run's checkpoint; ``refiner_only`` trains the refiner alone
-    (the finder is exported as loaded)."""
+    ``init`` starts from an earlier run's checkpoint; ``only`` ("finder" or "refiner") trains
+    that network alone, the other exported as loaded."""
     import torch
 
     torch.set_num_threads(threads)
@@ -200,7 +200,8 @@ def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads:
     refiner_path = out.parent / f"{out.stem}_refiner.onnx"
     finder, refiner = finder_net(), refiner_net()
     fb, rb = 16, 64
-    steps_f, steps_r = (0 if refiner_only else len(tr) // fb), len(tc) // rb
+    steps_f = len(tr) // fb if only in (None, "finder") else 0
+    steps_r = len(tc) // rb if only in (None, "refiner") else 0
     run = PairedRun({"finder": finder, "refiner": refiner}, out, lr, epochs, {"finder": steps_f, "refiner": steps_r},
                     init)
     for epoch in range(run.start, epochs):
@@ -234,7 +235,7 @@ def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads:
             if k % 10 == 0:
                 bar.set_postfix(finder=f"{lf / max(1, min(k + 1, steps_f)):.3f}",
                                 refiner=f"{lr_ / max(1, min(k + 1, steps_r)):.3f}")
-        run.end_epoch({"epoch": epoch + 1, "finder_loss": lf / max(1, steps_f), "refiner_loss": lr_ / steps_r,
+        run.end_epoch({"epoch": epoch + 1, "finder_loss": lf / max(1, steps_f), "refiner_loss": lr_ / max(1, steps_r),
                        "val_refiner_median_crop_px": _val_refiner(refiner, crops[val_crop], targets[val_crop]),
                        "seconds": time.time() - t0})
     export(finder, refiner, out, refiner_path)

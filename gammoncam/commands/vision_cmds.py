@@ -142,12 +142,17 @@ def _run_training(args) -> int:
     for d in dirs:
         if not (d / "truth").is_dir():
             raise UsageError(f"{d} is not a rendered data set (no truth/ folder)")
+    networks = {"corners": ("finder", "refiner"), "dice": ("finder", "reader")}.get(args.stage, ())
+    if args.only and args.only not in networks:
+        raise UsageError(f"--only {args.only}: {args.stage} training has no {args.only} (only {', '.join(networks) or 'one network'})")
+    if args.only and not args.init:
+        raise UsageError(f"--only {args.only} needs --init: the other network is kept as that checkpoint holds it")
     if args.stage == "corners":
         from vision.train_corners import train_corners
 
         result = train_corners(dirs, Path(args.out or "models/corners.onnx"), epochs=args.epochs, lr=args.lr,
                                threads=args.threads, init=Path(args.init) if args.init else None,
-                               refiner_only=args.refiner_only)
+                               only=args.only)
     elif args.stage == "checkers":
         result = train_checkers(dirs, Path(args.out or "models/checkers.onnx"), epochs=args.epochs, lr=args.lr,
                                 samples=args.samples, init=Path(args.init) if args.init else None)
@@ -155,7 +160,8 @@ def _run_training(args) -> int:
         from vision.train import train_dice
 
         result = train_dice(dirs, Path(args.out or "models/dice.onnx"), epochs=args.epochs, lr=args.lr,
-                            init=Path(args.init) if args.init else None, threads=args.threads)
+                            init=Path(args.init) if args.init else None, threads=args.threads,
+                            only=args.only)
     print(json.dumps(result, indent=1))
     return 0
 
@@ -190,6 +196,8 @@ def register(subparsers) -> None:
     p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers)")
     p.add_argument("--init", help="start from this checkpoint's weights")
     p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")
-    p.add_argument("--refiner-only", action="store_true", help="corners: train the refiner alone (with --init)")
+    p.add_argument("--only", choices=("finder", "reader", "refiner"),
+                   help="dice (finder, reader), corners (finder, refiner): train this network alone, the "
+                        "other as loaded from --init")
     p.add_argument("--out")
     p.set_defaults(func=_train)
