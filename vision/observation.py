@@ -21,6 +21,7 @@ import numpy as np
 from vision.checkers import CLASSES, LOCATIONS
 
 CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)
+_COUNT = {colour: np.array([n if c == colour else 0 for c, n in CLASSES]) for colour in ("light", "dark")}
 CUBE_LOCATIONS = ("middle", "light", "dark")
 
 
@@ -39,7 +40,7 @@ class Observation:
 
     points: dict  # row -> (12, 31) probabilities
     bar: dict  # colour -> (31,) probabilities (only that colour's classes are meaningful)
-    dice: list = field(default_factory=list)  # per die: {"faces": (6,) probs, "flat": p, "half": str}
+    dice: list = field(default_factory=list)  # per die: {"faces": (6,) probs, "flat": p, "half": str, ...}
     throw_valid: float = 0.0  # probability that the throw counts (RULES 2.3)
     cube: dict | None = None  # {"value": (7,) probs over CUBE_VALUES, "location": (3,) probs}
     extra: dict = field(default_factory=dict)
@@ -56,12 +57,46 @@ class Observation:
         p[:, 0] = 1.0
         return cls.from_locations(p)
 
+    def location_probs(self) -> np.ndarray:
+        """(26, 31): every location's probabilities in :data:`LOCATIONS` order."""
+        return np.vstack([self.points["top"], self.points["bottom"], self.bar["light"][None], self.bar["dark"][None]])
+
+    def best_classes(self) -> np.ndarray:
+        """The likeliest class of every location, jointly, with at most fifteen checkers of a
+        colour on the board (RULES 1): where reading each location alone gives more (two pale
+        colours, both taken for light), the locations likeliest to be the other colour are."""
+        p = self.location_probs()
+        alone = np.argmax(p, axis=1)
+        light, dark = _COUNT["light"][alone].sum(), _COUNT["dark"][alone].sum()
+        if light <= 15 and dark <= 15:
+            return alone
+        logp = np.log(np.maximum(p, 1e-12))
+        # score[l, d]: the best log-likelihood of the locations so far with l light and d dark checkers
+        score = np.full((16, 16), -np.inf)
+        score[0, 0] = 0.0
+        choices = []
+        for loc in range(len(p)):
+            new, choice = np.full((16, 16), -np.inf), np.zeros((16, 16), np.int64)
+            for k, (nl, nd) in enumerate(zip(_COUNT["light"], _COUNT["dark"])):
+                moved = np.full((16, 16), -np.inf)
+                moved[nl:, nd:] = score[:16 - nl, :16 - nd] + logp[loc, k]
+                better = moved > new
+                new[better], choice[better] = moved[better], k
+            score = new
+            choices.append(choice)
+        l, d = np.unravel_index(int(np.argmax(score)), score.shape)
+        out = np.zeros(len(p), np.int64)
+        for loc in range(len(p) - 1, -1, -1):
+            out[loc] = k = choices[loc][l, d]
+            l, d = l - _COUNT["light"][k], d - _COUNT["dark"][k]
+        return out
+
     def best(self) -> dict:
         """The most likely reading in the recognizer's form (without confidence)."""
-        rows = {row: [list(CLASSES[int(np.argmax(p))]) for p in self.points[row]] for row in ("top", "bottom")}
+        classes = [CLASSES[k] for k in self.best_classes()]
+        rows = {"top": [list(c) for c in classes[:12]], "bottom": [list(c) for c in classes[12:24]]}
         bar = {}
-        for colour, p in self.bar.items():
-            c, n = CLASSES[int(np.argmax(p))]
+        for colour, (c, n) in zip(("light", "dark"), classes[24:]):
             bar[colour] = n if c == colour else 0
         off = {}
         for colour in ("light", "dark"):

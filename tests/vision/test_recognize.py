@@ -64,6 +64,24 @@ def test_observation_form():
     assert set(form) >= {"top", "bottom", "bar", "off", "dice", "throw_valid", "cube", "confidence"}
 
 
+def test_best_reading_has_at_most_fifteen_checkers_a_colour():
+    """RULES 1: two pale colours both read as light cannot make thirty light checkers; the
+    stacks likeliest to be dark are read dark, and a possible board is read as it stands."""
+    p = np.zeros((len(checkers.LOCATIONS), len(checkers.CLASSES)))
+    p[:, 0] = 1.0
+    light5, dark5 = checkers.class_of("light", 5), checkers.class_of("dark", 5)
+    for slot, dark in enumerate((0.10, 0.45, 0.20, 0.40, 0.30, 0.35)):  # six stacks of five, all "light"
+        p[slot] = 0.0
+        p[slot, light5], p[slot, dark5] = 1 - dark, dark
+    obs = Observation.from_locations(p)
+    best = obs.best()
+    assert [c for c, _ in best["top"][:6]] == ["light", "dark", "light", "dark", "light", "dark"]
+    assert best["off"] == {"light": 0, "dark": 0}
+    p[3:6] = 0.0
+    p[3:6, 0] = 1.0
+    assert [c for c, _ in Observation.from_locations(p).best()["top"][:3]] == ["light"] * 3
+
+
 @needs_model
 def test_calibration_from_opening(recognizer, tmp_path):
     from vision.adapt import calibrate
