@@ -78,9 +78,25 @@ def _video(args) -> int:
     size = _size(args.size) or (1280, 720)
     if not 1 <= args.fps <= 60:
         raise UsageError("--fps must be between 1 and 60")
-    frames = write_video(game_events(variant, turns), out, args.seed, variant, size, args.fps)
+    if args.rerolls < 0:
+        raise UsageError("--rerolls must be at least 0")
+    frames = write_video(game_events(variant, turns, rerolls=_rerolls(turns, args.rerolls, args.seed)), out,
+                         args.seed, variant, size, args.fps)
     print(f"{frames} frames -> {out / 'game.mp4'}")
     return 0
+
+
+def _rerolls(turns: list, n: int, seed: int) -> dict:
+    """``n`` throws after the opening, chosen by ``seed``, first thrown so that they do not count."""
+    import numpy as np
+
+    from vision.synth.dice import INVALID_KINDS
+
+    rng = np.random.default_rng([seed, 0, 2])
+    plays = [i for i, turn in enumerate(turns) if turn.dice and i > 0]
+    chosen = rng.choice(plays, size=min(n, len(plays)), replace=False) if plays else []
+    return {int(i): (INVALID_KINDS[int(rng.integers(len(INVALID_KINDS)))], tuple(int(v) for v in rng.integers(1, 7, 2)))
+            for i in chosen}
 
 
 def _sheet(args) -> int:
@@ -122,6 +138,9 @@ def register(subparsers) -> None:
     video.add_argument("--max-turns", type=int, help="stop after this many turns (self-play: 60)")
     video.add_argument("--size", help="WIDTHxHEIGHT (default 1280x720)")
     video.add_argument("--fps", type=int, default=15)
+    video.add_argument("--rerolls", type=int, default=0,
+                       help="this many throws are first thrown so that they do not count (a die cocked, in the "
+                            "other half or off the board), picked up and thrown again")
     video.set_defaults(func=_video)
 
     sheet = sub.add_parser("sheet", help="a contact sheet of 24 varied renders")

@@ -144,7 +144,8 @@ def _run_training(args) -> int:
             raise UsageError(f"{d} is not a rendered data set (no truth/ folder)")
     networks = {"corners": ("finder", "refiner"), "dice": ("finder", "reader")}.get(args.stage, ())
     if args.only and args.only not in networks:
-        raise UsageError(f"--only {args.only}: {args.stage} training has no {args.only} (only {', '.join(networks) or 'one network'})")
+        raise UsageError(f"--only {args.only}: {args.stage} training has no {args.only} "
+                         f"(its networks: {', '.join(networks) or 'one'})")
     if args.only and not args.init:
         raise UsageError(f"--only {args.only} needs --init: the other network is kept as that checkpoint holds it")
     if args.stage == "corners":

@@ -70,6 +70,28 @@ def test_video_renders_illegal_plays(tmp_path):
     assert top[6] == ["light", 6]   # light's 19 = top slot 6, 5 dark + 1 light on top
 
 
+def test_video_renders_a_throw_that_does_not_count_and_the_throw_again(tmp_path):
+    """RULES 2.3: a die cocked is picked up and both dice thrown again before the play."""
+    turns = [Turn("light", (3, 1), [(8, 5), (6, 5)]), Turn("dark", (6, 4), [(24, 18), (13, 9)])]
+    events = game_events("backgammon", turns, rerolls={1: ("cocked", (2, 2))})
+    write_video(events, Path(tmp_path), seed=4, variant="backgammon", size=(320, 180), fps=4, progress=False)
+    frames = [json.loads(line) for line in (tmp_path / "frames.jsonl").read_text().splitlines()]
+    throws = []
+    for f in frames:
+        if f["event"] == "throw_at_rest" and (not throws or throws[-1] != f["throw"]):
+            throws.append(f["throw"])
+    assert [(t["dice"], t["valid"], t["invalid"]) for t in throws] == [
+        ([3, 1], True, None), ([2, 2], False, "cocked"), ([6, 4], True, None)]
+
+
+def test_synth_video_rerolls_option(tmp_path, capsys):
+    source = tmp_path / "m.txt"
+    source.write_text(TRANSCRIPT)
+    assert main(["synth", "video", "--transcript", str(source), "--seed", "2", "--out", str(tmp_path / "v"),
+                 "--rerolls", "-1"]) == 2
+    assert "--rerolls" in capsys.readouterr().err
+
+
 def test_long_nardy_video_of_a_game_played_by_the_engine(tmp_path):
     assert main(["synth", "video", "--selfplay", "long", "--seed", "3", "--max-turns", "3",
                  "--out", str(tmp_path / "v"), "--size", "320x180", "--fps", "4"]) == 0

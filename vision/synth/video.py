@@ -79,16 +79,22 @@ class Turn:
     cube: str | None = None
 
 
-def game_events(variant: str, turns: list[Turn], start: Physical | None = None) -> list:
-    """The scene events of a game from its turns (light moves first unless the turns say otherwise)."""
+def game_events(variant: str, turns: list[Turn], start: Physical | None = None, rerolls: dict | None = None) -> list:
+    """The scene events of a game from its turns (light moves first unless the turns say otherwise).
+
+    ``rerolls`` maps a turn's index to a throw that does not count (RULES 2.3) made before its
+    real one: (one of :data:`INVALID_KINDS`, the two values shown), picked up and thrown again."""
     first = turns[0].colour if turns else "light"
     events: list = [SetUp(start or Physical.from_board(start_board(variant), first), first)]
-    for turn in turns:
+    for i, turn in enumerate(turns):
         if turn.cube == "double":
             events.append(Double(turn.colour))
         elif turn.cube == "take":
             events.append(Take(turn.colour))
         elif turn.dice:
+            if rerolls and i in rerolls:
+                kind, values = rerolls[i]
+                events += [Throw(turn.colour, tuple(values), kind), PickUpDice(turn.colour)]
             events.append(Throw(turn.colour, tuple(turn.dice)))
             events += [Move(turn.colour, a, b) for a, b in turn.steps]
             events.append(PickUpDice(turn.colour))
