@@ -6,7 +6,8 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
 
 - *dice come to rest* (none on view before): a throw. The half they lie in says who threw (the
   thrower's right-hand half: the right for light, the left for dark, RULES 2.3); dice not both
-  flat in one half are an invalid throw, which the referee calls for a re-roll.
+  flat in one half are an invalid throw, which the referee calls for a re-roll, and so are dice
+  in the half of the player not due to throw while the board shows that nobody played.
 - *dice picked up* while the mover is moving: the turn ends (RULES 7.1), so the play is read
   from the board as it stands, guided by the rules (:func:`decode`).
 - *the cube turned up and laid before a player*: a double by the other player; the cube taken
@@ -29,11 +30,13 @@ legal play. A false call costs more than a late one.
 
 The camera is not trusted further than it has earned:
 
-- dice lying where they lay are the same throw however a later look reads them, and every look
-  sharpens their faces; a throw whose roll is unsure is *held* and recorded when its play ends,
-  with the roll that best explains both the faces and the board;
-- no call on a play that is legal for a roll one die away from the one read (a die may be
-  misread however sure the reader is: :func:`misread_roll`), nor on the opponent's legal play (a
+- dice lying where they lay are the same throw however a later look reads them, each die
+  read from its clearest look, as sure as the reader's measured accuracy for a look that clear
+  (:func:`vision.dice.honest`); a throw whose roll is not near certain is *held* and recorded
+  when its play ends, with the roll that best explains both the faces and the board (the record
+  is append-only: a throw recorded wrong could not be put right);
+- no call on a play that is legal for a roll the faces leave at all likely (a misread die:
+  :func:`misread_roll`), nor on the opponent's legal play (a
   missed throw: :func:`opponent_played`), nor while the record may differ from the board (after
   a play taken on the benefit of the doubt, until a clearly legal play shows they agree);
 - a turn whose throw was never read is recovered from the board when the next throw comes;
@@ -185,8 +188,7 @@ def _possible(before: Position, after: Position) -> bool:
 
 
 # --- dice and cube readings ----------------------------------------------------------------
-HOLD = 0.9  # a throw whose likeliest roll is less sure than this waits for its play to tell
-MISREAD_RATE = 0.05  # a die's reading is wrong this often whatever its confidence
+HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
 MISREAD_FLOOR = 0.005  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
 
@@ -224,13 +226,17 @@ class DiceReading:
                 np.hypot(*(a[0] - b[1])) + np.hypot(*(a[1] - b[0])))
 
     def seen_again(self, other: "DiceReading") -> "DiceReading":
-        """This throw with the faces of another look at the same dice multiplied in (``values``
-        stay as first read; :meth:`likely` follows the faces)."""
+        """This throw with each die's faces taken from the clearer of the two looks at it
+        (``values`` stay as first read; :meth:`likely` follows the faces).
+
+        Looks at dice lying still are not independent evidence: a face misread once is misread
+        at every look, so multiplying looks would make a misread die look certain. The clearest
+        look stands (a hand that half hid a die at one settle is gone at the next)."""
         if len(self.faces) != 2 or len(other.faces) != 2 or len(self.places) != 2 or len(other.places) != 2:
             return self
         straight, crossed = self._pairings(other)
         theirs = other.faces if straight <= crossed else other.faces[::-1]
-        faces = tuple(f * g / max(float((f * g).sum()), 1e-12) for f, g in zip(self.faces, theirs))
+        faces = tuple(g if g.max() > f.max() else f for f, g in zip(self.faces, theirs))
         return replace(self, faces=faces)
 
 
@@ -257,18 +263,19 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2) -> Dice
 
 def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
                  floor: float = MISREAD_FLOOR) -> tuple | None:
-    """Another roll, still likely from the dice's faces, for which ``after`` is a legal play.
+    """Another roll, at least ``floor`` likely from the dice's faces, for which ``after`` is a
+    legal play.
 
-    A play read as illegal for the dice recorded but legal for dice the reader nearly saw more
-    likely tells of a misread die than of a wrong play: no call on it (a false call costs more
-    than a missed one). ``faces``: each die's probabilities of 1..6.
+    A play read as illegal for the dice recorded but legal for dice the reader may have seen
+    more likely tells of a misread die than of a wrong play: no call on it (a false call costs
+    more than a missed one). ``faces``: each die's probabilities of 1..6, as honest as the
+    reader's measured accuracy (:func:`vision.dice.honest`): a roll one die away from dice read
+    surely is about 0.001 likely, so a play of the wrong number is called when the dice were
+    read surely, and not when they were not.
     """
     if len(faces) != 2:
         return None
     recorded = tuple(sorted(dice, reverse=True))
-    # The reader misreads about one die in twelve on renders, sometimes confidently and at every
-    # look: no face is ever ruled out, so a roll one die away from the one read stays possible.
-    faces = tuple((1 - MISREAD_RATE) * np.asarray(f) + MISREAD_RATE / 6 for f in faces)
     for roll, p in roll_probabilities(faces).items():
         if roll != recorded and p >= floor and before.check(*roll, after).legal:
             return roll
@@ -415,8 +422,11 @@ class Tracker:
 
     # -- games ----------------------------------------------------------------------------
     def _at_start(self, logp: np.ndarray) -> bool:
-        start = Position.start(self.state.variant)
-        classes = expected_classes(start.board[None], "light", self.variant)[0]
+        return self._shows(Position.start(self.state.variant), "light", logp)
+
+    def _shows(self, position: Position, mover: str, logp: np.ndarray) -> bool:
+        """Whether the board on view is ``position`` (seen from ``mover``), as surely as a legal play."""
+        classes = expected_classes(position.board[None], mover, self.variant)[0]
         margin = float(logp.max(axis=1).sum() - logp[np.arange(26), classes].sum())
         return margin <= self.thresholds.legal
 
@@ -458,6 +468,14 @@ class Tracker:
             return
         phase, on_roll = self.state.phase, self.state.on_roll
         if thrower is not None and ((phase == "turn" and thrower != on_roll) or (phase == "played" and thrower == on_roll)):
+            due = on_roll if phase == "turn" else 1 - on_roll
+            board = self.state.position if phase == "turn" else self.state.position.swapped()
+            if self._shows(board, COLOUR[due], logp):
+                # Nobody has played since the last play recorded, so the player due threw into
+                # the other's half: a throw that does not count (RULES 2.3), not a missed turn.
+                self._submit(Throw(*dice.values, valid=False), dice=list(dice.values), player=due + 1,
+                             why="the dice lie in the other player's half")
+                return
             self._missed_turn(logp)
         roll, p = dice.likely()
         if dice.valid and p < HOLD and self.state.phase in ("turn", "played"):

@@ -142,6 +142,8 @@ class Watcher:
     def _call(self, index: int, ruling, state) -> None:
         event = self.referee.events[index]
         side = state.on_roll
+        if type(event).__name__ == "Throw" and state.phase == "played" and side is not None:
+            side = 1 - side  # a throw after a play is the next player's
         self._emit({"type": "call", "kind": ruling.kind, "reason": ruling.reason, "text": ruling.text,
                     "event": type(event).__name__, "player": None if side is None else side + 1,
                     "game": state.game})

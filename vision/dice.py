@@ -45,6 +45,10 @@ FIND = 0.08  # the finder's heat above which a place is read
 APART = 8  # view pixels (0.03 u): two finds closer than that are one object
 PRESENT = 0.12  # heat times the reader's "a die" at least this: a die (on renders this keeps 98.8%
 # of true dice and drops half of the false finds, e.g. a checker's rim read as a die off the board)
+# How often the reader is right about a die's face, by how sure it was (its top probability):
+# measured on 1,000 renders not used in training (`gammoncam eval-vision`, "dice_reliability").
+# A reading is never taken as surer than readings that sure turned out to be.
+RELIABILITY = ((0.99, 0.9975), (0.9, 0.99), (0.6, 0.87), (0.0, 0.57))
 
 
 def view(image: np.ndarray, field: Field) -> np.ndarray:
@@ -121,6 +125,23 @@ def peaks(heat: np.ndarray, threshold: float, k: int) -> list:
     return out
 
 
+def honest(faces: np.ndarray) -> np.ndarray:
+    """A die's face probabilities with the top one lowered to the accuracy measured for readings
+    that sure (:data:`RELIABILITY`), the rest spread over the other faces: no face is ruled out
+    more firmly than the reader has earned.
+
+    >>> np.round(honest(np.array([0.0, 0.0, 0.0, 0.0, 0.0, 1.0])), 4).tolist()
+    [0.0005, 0.0005, 0.0005, 0.0005, 0.0005, 0.9975]
+    """
+    faces = np.asarray(faces, np.float64) / max(float(np.sum(faces)), 1e-12)
+    top = float(faces.max())
+    accuracy = next(a for sure, a in RELIABILITY if top >= sure)
+    if top <= accuracy:
+        return faces
+    mix = (top - accuracy) / (top - 1 / 6)
+    return (1 - mix) * faces + mix / 6
+
+
 def _session(path: Path):
     import onnxruntime as ort
 
@@ -168,7 +189,9 @@ class DiceReader:
             if faces.sum() > 0.5 and score * float(faces.sum()) >= PRESENT:
                 pips = q[0:6] + q[6:12]
                 flat = float(q[0:6].sum() / pips.sum())
-                dice.append({"faces": pips / pips.sum(), "flat": flat, "score": score * float(faces.sum()),
+                pips = pips / pips.sum()
+                dice.append({"faces": honest(pips), "read": round(float(pips.max()), 6), "flat": flat,
+                             "score": score * float(faces.sum()),
                              "uv": [round(float(uv[0]), 4), round(float(uv[1]), 4)],
                              "on_board": bool(0 <= uv[0] <= 1 and 0 <= uv[1] <= 1),
                              "half": "left" if uv[0] < 0.5 else "right"})

@@ -9,6 +9,8 @@ best reading with the truth's recognizer form:
 - dice (the two values and whether the throw counts) and cube (value and location), over the
   frames that have them, when those stages are installed;
 - milliseconds per frame (median and 90th percentile, decoding excluded);
+- the dice reader's reliability: each die found on a true die, binned by how sure the reading
+  was, against how often it was right (the measurement behind :data:`vision.dice.RELIABILITY`);
 - every figure also over the frames with no hand over the board;
 - the corner finder alone (:func:`corner_accuracy`): pixel error against the truth's corners,
   the share of frames within 1% and 2% of the image diagonal, failures, milliseconds.
@@ -27,6 +29,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.checkers import CLASSES, LOCATIONS, class_of
+from vision.rectify import Field
 
 
 def _frames(directory: Path):
@@ -85,6 +88,7 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
             row["dice_ok"] = got["dice"] == want["dice"] or sorted(got["dice"]) == sorted(want["dice"])
             row["throw_ok"] = row["dice_ok"] and got["throw_valid"] == want["throw_valid"]
             row["has_dice"] = bool(want["dice"])
+            row["dice_read"] = dice_readings(truth, obs, Field(corners, obs.extra["bar_share"]))
         row["cube_ok"] = got["cube"] == want["cube"]
         row["has_cube"] = want["cube"] is not None
         rows.append(row)
@@ -101,6 +105,33 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
         cv2.imwrite(str(out / "error_map.png"), draw_error_map(errors / len(rows)))
         np.save(out / "confusion.npy", confusion)
     return report
+
+
+def dice_readings(truth: dict, obs, field) -> list:
+    """[how sure, right] for each die read on one of the truth's dice (false finds are left out:
+    what is binned is how far a reading of a real die can be trusted)."""
+    from vision import dice
+
+    true = dice.targets(truth, field)[0]
+    out = []
+    for d in obs.dice:
+        near = min(true, key=lambda t: np.hypot(*(np.asarray(d["uv"]) - t[0])), default=None)
+        if near is not None and np.hypot(*(np.asarray(d["uv"]) - near[0])) < 0.03:
+            out.append([d["read"], int(np.argmax(d["faces"])) + 1 == dice.READINGS[near[1]][1]])
+    return out
+
+
+RELIABILITY_BINS = (0.0, 0.6, 0.9, 0.99, 0.999, 1.0)
+
+
+def reliability(rows: list) -> list:
+    """Dice read, and read wrong, in each bin of how sure the reading was."""
+    reads = [r for row in rows for r in row.get("dice_read", [])]
+    out = []
+    for lo, hi in zip(RELIABILITY_BINS, RELIABILITY_BINS[1:]):
+        inside = [right for sure, right in reads if lo <= sure < hi or (hi == 1.0 and sure == 1.0)]
+        out.append({"sure": [lo, hi], "dice": len(inside), "wrong": len(inside) - sum(inside)})
+    return out
 
 
 def _unread(name: str, truth: dict, rec) -> dict:
@@ -134,6 +165,7 @@ def summary(rows: list) -> dict:
         out["dice_accuracy"] = round(sum(r["dice_ok"] for r in rows) / n, 6)
         out["dice_accuracy_thrown"] = round(sum(r["dice_ok"] for r in with_dice) / max(1, len(with_dice)), 6)
         out["throw_accuracy"] = round(sum(r["throw_ok"] for r in rows) / n, 6)
+        out["dice_reliability"] = reliability(rows)
     with_cube = [r for r in rows if r["has_cube"]]
     out["cube_accuracy"] = round(sum(r["cube_ok"] for r in rows) / n, 6)
     out["cube_accuracy_present"] = round(sum(r["cube_ok"] for r in with_cube) / max(1, len(with_cube)), 6)

@@ -13,6 +13,7 @@ import pytest
 from engine.position import Position
 from gammoncam.cli import main
 from gammoncam.tracker import Thresholds, decode, expected_classes
+from vision.dice import honest
 from vision.motion import SettleGate
 
 DATA = Path(__file__).parent / "data"
@@ -144,29 +145,33 @@ def test_dice_that_did_not_move_are_the_same_throw_however_read():
     thrown_again = DiceReading((5, 2), "right", True, ((0.62, 0.30), (0.85, 0.60)))
     assert first.same_throw(misread)
     assert not first.same_throw(thrown_again)
-    # a second look multiplies its faces in, die by die (the dice were listed the other way round)
-    five, unsure_five = np.eye(6)[4] * 0.6 + 0.4 * np.eye(6)[5], np.eye(6)[4] * 0.9 + 0.1 * np.eye(6)[5]
-    two = np.eye(6)[1]
-    looked = DiceReading((5, 2), "right", True, first.places, (five, two))
-    again = looked.seen_again(DiceReading((5, 2), "right", True, misread.places, (two, unsure_five)))
-    assert again.values == (5, 2) and again.faces[0][4] > 0.9 and again.faces[1][1] == 1.0
+    # each die is read from its clearer look (the dice were listed the other way round); looks at
+    # still dice are not independent, so two looks at 90% do not make one at 99%
+    hidden_five, five = np.eye(6)[4] * 0.6 + 0.4 * np.eye(6)[5], np.eye(6)[4] * 0.9 + 0.1 * np.eye(6)[5]
+    two = honest(np.eye(6)[1])
+    looked = DiceReading((5, 2), "right", True, first.places, (hidden_five, two))
+    again = looked.seen_again(DiceReading((5, 2), "right", True, misread.places, (two, five)))
+    assert again.values == (5, 2) and again.faces[0][4] == 0.9 and again.faces[1][1] == two[1]
+    assert again.seen_again(again).faces[0][4] == 0.9
     # without places (a reader that does not say where the dice lie) only equal readings match
     assert DiceReading((5, 2), "right", True).same_throw(DiceReading((5, 2), "right", True))
     assert not DiceReading((5, 2), "right", True).same_throw(DiceReading((6, 2), "right", True))
 
 
 def test_a_play_legal_for_dice_nearly_read_is_not_called():
-    """RULES 3.1 judged against dice the camera may have misread: a misread die is no foul."""
+    """RULES 3.1 judged against dice the camera may have misread: a misread die is no foul, and
+    a play of the wrong number with dice read surely is."""
     from gammoncam.tracker import misread_roll
 
     start = Position.start()
     played = start.apply("8/5 6/5")  # 3-1, read as 3-2
-    three = np.eye(6)[2]
+    three = honest(np.eye(6)[2])
     unsure = np.array([0.0, 0.7, 0.0, 0.0, 0.0, 0.0]) + 0.3 * np.eye(6)[0]
     assert misread_roll(start, played, (3, 2), (three, unsure)) == (3, 1)
-    # one die read wrongly, even surely, is always possible; both dice wrong at once is not
-    assert misread_roll(start, played, (3, 2), (three, np.eye(6)[1])) == (3, 1)
-    assert misread_roll(start, played, (5, 2), (np.eye(6)[4], np.eye(6)[1])) is None
+    # a 1 read as a 2 at 95% (readings that sure are right 99% of the time) may be a misread
+    assert misread_roll(start, played, (3, 2), (three, honest(np.array([0.05, 0.95, 0, 0, 0, 0])))) == (3, 1)
+    # the same play with both dice read surely is a wrong number played: nothing explains it
+    assert misread_roll(start, played, (3, 2), (three, honest(np.eye(6)[1]))) is None
     assert misread_roll(start, start.apply("13/7 6/5"), (3, 2), (three, unsure)) is None  # legal for no likely roll
 
 
@@ -232,32 +237,42 @@ def test_the_opponents_legal_play_is_a_missed_turn_not_a_foul():
     assert not opponent_played(start, broken)
 
 
-def test_a_turn_never_seen_is_read_from_the_board_when_the_next_throw_comes(tmp_path):
-    """Dark's throw was never read (it was picked up before a sure look); when light throws next,
-    dark's play is read off the board, with the roll that explains it, and nothing is called."""
+def _look(position_from_light, rng, dice=(), half="right"):
+    """A settled observation of a board with dice read surely lying in ``half``."""
+    from vision.observation import Observation
+
+    obs = Observation.from_locations(np.exp(_observation_of(position_from_light, "light", rng)))
+    u = 0.7 if half == "right" else 0.2
+    obs.dice = [{"faces": honest(np.eye(6)[d - 1]), "flat": 1.0, "score": 0.9, "uv": [u + 0.1 * k, 0.5],
+                 "on_board": True, "half": half} for k, d in enumerate(dice)]
+    obs.throw_valid = 1.0 if dice else 0.0
+    return obs
+
+
+def _tracked(tmp_path, looks) -> tuple[list, object]:
+    """The events a tracker emits on ``looks``, and its referee."""
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
-    from vision.observation import Observation
-
-    rng = np.random.default_rng(5)
-
-    def look(position_from_light, dice=(), half="right"):
-        obs = Observation.from_locations(np.exp(_observation_of(position_from_light, "light", rng)))
-        obs.dice = [{"faces": np.eye(6)[d - 1], "flat": 1.0, "score": 0.9, "uv": [0.7 + 0.1 * k, 0.5],
-                     "on_board": True, "half": half} for k, d in enumerate(dice)]
-        obs.throw_valid = 1.0 if dice else 0.0
-        return obs
 
     events = []
     referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon", condone=True))
     tracker = Tracker(referee, events.append)
+    for t, obs in enumerate(looks):
+        tracker.observe(obs, float(t))
+    return events, referee
+
+
+def test_a_turn_never_seen_is_read_from_the_board_when_the_next_throw_comes(tmp_path):
+    """Dark's throw was never read (it was picked up before a sure look); when light throws next,
+    dark's play is read off the board, with the roll that explains it, and nothing is called."""
+    rng = np.random.default_rng(5)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
     start = Position.start()
     light_played = start.apply("8/5 6/5")
     dark_played = light_played.swapped().apply("24/18 13/9")  # dark's 6-4, never seen thrown
-    for t, obs in enumerate([look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
-                             look(dark_played.swapped(), (5, 2))]):
-        tracker.observe(obs, float(t))
+    events, referee = _tracked(tmp_path, [look(start), look(start, (3, 1)), look(light_played, (3, 1)),
+                                          look(light_played), look(dark_played.swapped(), (5, 2))])
     kinds = [(e["type"], e.get("player"), e.get("play")) for e in events]
     assert ("turn_missed", 2, None) in kinds
     assert ("play", 2, "24/18 13/9") in kinds
@@ -271,3 +286,22 @@ def test_a_checker_model_that_is_not_one_exits_2_with_one_line(tmp_path, capsys)
                  str(wrong), "--log", str(tmp_path / "log.sqlite")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "is not a checker network" in err[0]
+
+
+def test_dice_in_the_other_players_half_with_nobody_played_are_a_reroll(tmp_path):
+    """RULES 2.3 (tournament dice: the thrower's right-hand half): after light's play, dice in
+    light's half while the board is as light left it are dark's throw that does not count, not
+    a turn of dark's that was missed; dark's throw again counts."""
+    rng = np.random.default_rng(6)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/9")
+    events, referee = _tracked(tmp_path, [look(start), look(start, (3, 1)), look(light_played, (3, 1)),
+                                          look(light_played), look(light_played, (5, 2), "right"),
+                                          look(light_played), look(light_played, (6, 4), "left"),
+                                          look(dark_played.swapped(), (6, 4), "left"), look(dark_played.swapped())])
+    throws = [(e["dice"], e["player"], e.get("kind")) for e in events if e["type"] == "throw"]
+    assert throws == [([5, 2], 2, "reroll"), ([6, 4], 2, None)]
+    assert not [e for e in events if e["type"] == "turn_missed"]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9"]
