@@ -6,8 +6,10 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
 
 - *dice come to rest* (none on view before): a throw. The half they lie in says who threw (the
   thrower's right-hand half: the right for light, the left for dark, RULES 2.3); dice not both
-  flat in one half are an invalid throw, which the referee calls for a re-roll, and so are dice
-  in the half of the player not due to throw while the board shows that nobody played.
+  flat in one half are an invalid throw, which the referee calls for a re-roll, and so (in
+  backgammon) are dice in the half of the player not due to throw while the board shows that
+  nobody played; a re-roll is called only when the throw is surely invalid (a die that may be
+  cocked waits for a clearer look).
 - *dice picked up* while the mover is moving: the turn ends (RULES 7.1), so the play is read
   from the board as it stands, guided by the rules (:func:`decode`).
 - *the cube turned up and laid before a player*: a double by the other player; the cube taken
@@ -240,18 +242,21 @@ class DiceReading:
         return replace(self, faces=faces)
 
 
-def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2) -> DiceReading | None | str:
+def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
+              invalid: float = 0.1) -> DiceReading | None | str:
     """The dice at rest: a :class:`DiceReading`, None when there are none, "unsure" otherwise.
 
     A find whose face cannot be read is a die to act on only when it is strong (score at least
     ``present``) and on the board: a false find (a checker's rim, a clock on the table) must not
     hide that the dice were picked up; a die read clearly counts however weakly it was found.
+    A throw is taken as not counting (a re-roll is called) only when it counts with probability
+    ``invalid`` at most: a die that may or may not be cocked waits for a clearer look.
     """
     dice = [d for d in obs.dice if float(np.max(d["faces"])) >= sure
             or (d.get("score", 1.0) >= present and d.get("on_board", True))]
     if not dice:
         return None
-    if len(dice) != 2 or any(float(np.max(d["faces"])) < sure for d in dice):
+    if len(dice) != 2 or any(float(np.max(d["faces"])) < sure for d in dice) or invalid < obs.throw_valid < 0.5:
         return "unsure"
     values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in dice), reverse=True))
     halves = {d["half"] for d in dice if d.get("on_board", True)}
@@ -470,13 +475,17 @@ class Tracker:
         if thrower is not None and ((phase == "turn" and thrower != on_roll) or (phase == "played" and thrower == on_roll)):
             due = on_roll if phase == "turn" else 1 - on_roll
             board = self.state.position if phase == "turn" else self.state.position.swapped()
-            if self._shows(board, COLOUR[due], logp):
+            if not self._shows(board, COLOUR[due], logp):
+                self._missed_turn(logp)
+            elif self.variant == "backgammon":
                 # Nobody has played since the last play recorded, so the player due threw into
-                # the other's half: a throw that does not count (RULES 2.3), not a missed turn.
+                # the other's half: tournament dice lie in the thrower's right-hand half, so the
+                # throw does not count (RULES 2.3); it is not a missed turn.
                 self._submit(Throw(*dice.values, valid=False), dice=list(dice.values), player=due + 1,
                              why="the dice lie in the other player's half")
                 return
-            self._missed_turn(logp)
+            else:  # long nardy: either half counts, so this is the throw of the player due
+                dice = replace(dice, half=None)
         roll, p = dice.likely()
         if dice.valid and p < HOLD and self.state.phase in ("turn", "played"):
             self.held = dice  # recorded with the play, which tells the roll (_resolve_held)

@@ -52,7 +52,7 @@ def _images(args) -> int:
 
 
 def _video(args) -> int:
-    from vision.synth.transcript import read_game, selfplay_turns
+    from vision.synth.transcript import read_game, selfplay_turns, turns_transcript
     from vision.synth.video import game_events, write_video
 
     if args.max_turns is not None and args.max_turns < 1:
@@ -82,6 +82,8 @@ def _video(args) -> int:
         raise UsageError("--rerolls must be at least 0")
     frames = write_video(game_events(variant, turns, rerolls=_rerolls(turns, args.rerolls, args.seed)), out,
                          args.seed, variant, size, args.fps)
+    if args.selfplay:  # what was played, for bench/watch.py to compare with what is seen
+        (out / "source.txt").write_text(turns_transcript(variant, turns))
     print(f"{frames} frames -> {out / 'game.mp4'}")
     return 0
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 
 from engine import Position, parse_play
-from engine.transcript import parse_transcript
+from engine.notation import format_play
+from engine.transcript import Action, GameRecord, Transcript, parse_transcript, write_transcript
 from vision.synth.video import Turn
 
 COLOURS = ("light", "dark")
@@ -39,6 +40,20 @@ def read_game(text: str, number: int = 1) -> list[Turn]:
         elif action.kind == "drop":
             break
     return turns
+
+
+def turns_transcript(variant: str, turns: list[Turn]) -> str:
+    """A game's plays as a one-game transcript (player 1 light, in the left column), so that
+    what a video of a game played by the engine shows can be compared with what was seen.
+
+    >>> print(turns_transcript("long", [Turn("light", (6, 5), [(24, 18), (18, 13)])]).splitlines()[-1])
+      1) 65: 24/13
+    """
+    actions = tuple(Action(k // 2 + 1, COLOURS.index(t.colour), "play", tuple(t.dice),
+                           format_play([(src, dst, False) for src, dst in t.steps]))
+                    for k, t in enumerate(turns) if t.dice)
+    tags = (("Variation", "LongNardy"),) if variant == "long" else ()
+    return write_transcript(Transcript(tags, 1, (GameRecord(1, (0, 0), actions),), ("light", "dark")))
 
 
 def selfplay_turns(variant: str, seed: int, turns: int) -> list[Turn]:
