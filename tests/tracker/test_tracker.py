@@ -305,3 +305,14 @@ def test_dice_in_the_other_players_half_with_nobody_played_are_a_reroll(tmp_path
     assert throws == [([5, 2], 2, "reroll"), ([6, 4], 2, None)]
     assert not [e for e in events if e["type"] == "turn_missed"]
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9"]
+
+
+def test_a_reroll_is_called_only_on_a_throw_surely_invalid():
+    """RULES 2.3: a die the reader half thinks cocked waits for a clearer look; a sure one is a re-roll."""
+    from gammoncam.tracker import read_dice
+
+    obs = _look(Position.start(), np.random.default_rng(7), (5, 2))
+    for p_valid, read in ((0.95, True), (0.4, "unsure"), (0.05, False)):
+        obs.throw_valid = p_valid
+        got = read_dice(obs)
+        assert got == read if isinstance(read, str) else got.valid is read
