@@ -228,8 +228,9 @@ def transcript_text(referee) -> str:
     return write_transcript(session_transcript(referee.profile, referee.events, players=("Light", "Dark")))
 
 
-def feed_state(referee, mode: str = "monitor", calls: list | None = None) -> dict:
-    """The web page's state (web_ui/SCHEMA.md) from the referee session."""
+def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: dict | None = None) -> dict:
+    """The web page's state (web_ui/SCHEMA.md) from the referee session; ``seen``: dice read but
+    not yet recorded (``{"dice", "player"}``), shown until the referee has a throw."""
     from web_ui.board import board_state, pip_counts
 
     s = referee.state
@@ -251,6 +252,7 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None) -> dic
         "crawford": None if not profile.is_match else ("crawford" if s.crawford else "post" if s.post_crawford else "pre"),
         "game": s.game, "turn": len(plays), "on_roll": None if s.on_roll is None else s.on_roll + 1,
         "dice": sorted(s.dice, reverse=True) if s.dice else [],
+        "dice_seen": dict(seen) if seen and not s.dice else None,
         "cube": {"value": s.cube, "owner": None if s.owner is None else s.owner + 1, "offered": s.phase == "doubled"},
         "board": board, "pips": pip_counts(board, variant) if board else None,
         "plays": plays, "call": last_call, "calls": list(calls or []), "ids": {"gnubg": None, "xgid": None},

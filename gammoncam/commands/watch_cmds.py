@@ -176,9 +176,14 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
     box = open_device(args)
     show = _printer(args)
     calls: list = []
+    seen: dict = {}  # a throw read but held until its play tells the roll (the page shows it meanwhile)
 
     def emit(event: dict) -> None:
         show(event)
+        if event["type"] == "throw_unsure":
+            seen.update(dice=event["dice"], player=event.get("player"))
+        elif "accepted" in event:  # the referee acted: the held throw is recorded, or its turn is over
+            seen.clear()
         if event["type"] == "call":
             calls.append({"id": len(calls) + 1, "kind": event["kind"], "reason": event["reason"],
                           "detail": event["text"], "game": event.get("game"), "player": event.get("player"),
@@ -187,7 +192,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
                 box.call(event["kind"].upper())
         if feed is not None:
             try:  # the page is a viewer: trouble there never stops the referee
-                feed.publish({k: v for k, v in event.items() if k != "accepted"}, feed_state(referee, calls=calls))
+                feed.publish({k: v for k, v in event.items() if k != "accepted"}, feed_state(referee, calls=calls, seen=seen or None))
             except Exception as exc:  # noqa: BLE001
                 print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
 

@@ -154,6 +154,21 @@ def _alpha(png: bytes) -> np.ndarray:
     return img[:, :, 3]
 
 
+def test_dice_read_but_not_yet_recorded_are_drawn_faded(server, page, feed):
+    """A throw held until its play tells the roll (gammoncam watch) is on the board meanwhile."""
+    from web_ui.board import empty_state
+
+    page.goto(server.url + "/")
+    page.wait_for_selector("#conn.live")
+    state = {**empty_state(), "on_roll": 2, "dice_seen": {"dice": [4, 2], "player": 2}}
+    feed.publish({"type": "throw_unsure", "player": 2, "dice": [4, 2]}, state)
+    page.wait_for_selector(".dice-unsure .die2")
+    assert page.locator(".dice-unsure .die").count() == 2
+    feed.publish({"type": "roll", "player": 2, "dice": [4, 3]}, {**state, "dice": [4, 3], "dice_seen": None})
+    page.wait_for_selector(".dice-unsure", state="detached")
+    assert page.locator(".die").count() >= 2
+
+
 def test_overlay_background_is_transparent(server, browser, demo):
     play_until(demo, "call")
     context = browser.new_context(viewport={"width": 1920, "height": 1080})

@@ -142,11 +142,16 @@ const GC = window.GC || (window.GC = {});
       cube(g, trayX + TRAY / 2, c.offered ? mid : cy, c);
     }
     // dice: in the thrower's right-hand half (player 1: right half; player 2: left half)
-    if (state.dice && state.dice.length === 2 && state.on_roll) {
-      const player = state.on_roll;
+    // (dice the camera reads but the referee has not recorded yet are drawn faded)
+    const seen = state.dice_seen;
+    const shown = state.dice && state.dice.length === 2 && state.on_roll ? [state.dice, state.on_roll, g]
+      : seen && seen.dice && seen.dice.length === 2 && (seen.player || state.on_roll)
+        ? [seen.dice, seen.player || state.on_roll, el("g", { class: "dice-unsure" }, g)] : null;
+    if (shown) {
+      const [values, player, into] = shown;
       const cx = player === 1 ? B + Q + BAR + Q / 2 : B + Q / 2;
-      die(g, cx - 36, mid, state.dice[0], player);
-      die(g, cx + 36, mid, state.dice[1], player);
+      die(into, cx - 36, mid, values[0], player);
+      die(into, cx + 36, mid, values[1], player);
     }
     // pip counts, when the profile allows aids
     if (state.pips) {
