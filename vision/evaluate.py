@@ -108,8 +108,9 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
 
 
 def dice_readings(truth: dict, obs, field) -> list:
-    """[how sure, right] for each die read on one of the truth's dice (false finds are left out:
-    what is binned is how far a reading of a real die can be trusted)."""
+    """[how sure, right, probability given to the true face] for each die read on one of the
+    truth's dice (false finds are left out: what is binned is how far a reading of a real die
+    can be trusted)."""
     from vision import dice
 
     true = dice.targets(truth, field)[0]
@@ -117,20 +118,25 @@ def dice_readings(truth: dict, obs, field) -> list:
     for d in obs.dice:
         near = min(true, key=lambda t: np.hypot(*(np.asarray(d["uv"]) - t[0])), default=None)
         if near is not None and np.hypot(*(np.asarray(d["uv"]) - near[0])) < 0.03:
-            out.append([d["read"], int(np.argmax(d["faces"])) + 1 == dice.READINGS[near[1]][1]])
+            face = dice.READINGS[near[1]][1]
+            out.append([d["read"], int(np.argmax(d["faces"])) + 1 == face, round(float(d["faces"][face - 1]), 6)])
     return out
 
 
 RELIABILITY_BINS = (0.0, 0.6, 0.9, 0.99, 0.999, 1.0)
 
 
-def reliability(rows: list) -> list:
-    """Dice read, and read wrong, in each bin of how sure the reading was."""
+def reliability(rows: list, ruled_out: float = 0.005) -> list:
+    """Dice read, and read wrong, in each bin of how sure the reading was; and how many gave
+    their true face less than ``ruled_out``: with the other die read right, the true roll is then
+    less likely than the tracker's floor (``gammoncam.tracker.MISREAD_FLOOR``), so a legal play
+    of it could be called."""
     reads = [r for row in rows for r in row.get("dice_read", [])]
     out = []
     for lo, hi in zip(RELIABILITY_BINS, RELIABILITY_BINS[1:]):
-        inside = [right for sure, right in reads if lo <= sure < hi or (hi == 1.0 and sure == 1.0)]
-        out.append({"sure": [lo, hi], "dice": len(inside), "wrong": len(inside) - sum(inside)})
+        inside = [r for r in reads if lo <= r[0] < hi or (hi == 1.0 and r[0] == 1.0)]
+        out.append({"sure": [lo, hi], "dice": len(inside), "wrong": sum(not r[1] for r in inside),
+                    "true_face_ruled_out": sum(r[2] < ruled_out for r in inside)})
     return out
 
 

@@ -131,3 +131,19 @@ def test_bad_input(tmp_path, capsys):
     assert main(["eval-vision", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 6 and all(line.startswith("gammoncam ") for line in err)
+
+
+@needs_model
+def test_eval_vision_writes_its_figures_and_pictures(tmp_path):
+    """Issue 6 item 7 on a tiny rendered set: the report's figures, the dice reader's
+    reliability bins (the measurement behind vision.dice.RELIABILITY) and the two pictures."""
+    data = tmp_path / "set"
+    assert main(["synth", "images", "--n", "4", "--seed", "12", "--out", str(data), "--size", "960x540"]) == 0
+    assert main(["eval-vision", str(data), "--out", str(tmp_path / "eval")]) == 0
+    report = json.loads((tmp_path / "eval" / "report.json").read_text())
+    assert report["frames"] == 4 and 0.0 <= report["all"]["point_accuracy"] <= 1.0
+    bins = report["all"]["dice_reliability"]
+    assert [b["sure"][0] for b in bins] == [0.0, 0.6, 0.9, 0.99, 0.999]
+    assert all(0 <= b["true_face_ruled_out"] <= b["wrong"] <= b["dice"] for b in bins)
+    for picture in ("confusion.png", "error_map.png"):
+        assert cv2.imread(str(tmp_path / "eval" / picture)) is not None
