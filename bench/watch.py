@@ -7,7 +7,9 @@ Runs ``gammoncam watch`` (trained recognizer, no oracle) on a video written by
   at least 1 means the video is followed as fast as it plays), recognition ms per settle;
 * latency: from the first still frame of a settle to the event it produced (median, max);
 * fidelity: the turns the tracker recorded against the source transcript's turns shown in the
-  video, compared as positions (the same play may be written in several ways), and every call.
+  video, compared as positions (the same play may be written in several ways), turn by turn
+  and as the source's turns found in the record in order (an illegal double the referee
+  rejected is not recorded, which shifts the turns after it), and every call.
 
     gammoncam synth video --transcript T.txt --seed 5003 --out vid --max-turns 16 --fps 30
     PYTHONPATH=. python bench/watch.py vid T.txt --turns 16 [--game 1] [--json]
@@ -16,6 +18,7 @@ Runs ``gammoncam watch`` (trained recognizer, no oracle) on a video written by
 from __future__ import annotations
 
 import argparse
+from difflib import SequenceMatcher
 import io
 import json
 import os
@@ -79,6 +82,9 @@ def main() -> int:
     shown = want[:args.turns] if args.turns else want
     right = sum(a == b for a, b in zip(got, shown))
     first_wrong = next((i for i, (a, b) in enumerate(zip(got, shown)) if a != b), None)
+    # A call rejects an event (an illegal double is not recorded), which shifts the turns after
+    # it: the source's turns found in the record in order tell how much of the game was seen.
+    found = sum(block.size for block in SequenceMatcher(None, shown, got, autojunk=False).get_matching_blocks())
     s = stats["stats"]
     report = {
         "frames": frames, "exit": code,
@@ -87,7 +93,7 @@ def main() -> int:
         "speed_wall": round(s["video_s"] / s["wall_s"], 2) if s["wall_s"] else None,
         "settles": s["settled"], "recognize_ms_median": s["recognize_ms_median"],
         "latency_ms_median": s["latency_ms_median"], "latency_ms_max": s["latency_ms_max"],
-        "turns_shown": len(shown), "turns_recorded": len(got), "turns_right": right,
+        "turns_shown": len(shown), "turns_recorded": len(got), "turns_right": right, "turns_found_in_order": found,
         "first_wrong_turn": first_wrong, "record_equals_source": got == shown,
         "calls": [{k: e.get(k) for k in ("t", "kind", "reason", "player")} for e in events if e["type"] == "call"],
         "unclear": sum(e["type"] == "unclear" for e in events),

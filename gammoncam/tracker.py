@@ -275,7 +275,8 @@ def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
     more likely tells of a misread die than of a wrong play: no call on it (a false call costs
     more than a missed one). ``faces``: each die's probabilities of 1..6, as honest as the
     reader's measured accuracy (:func:`vision.dice.honest`): a roll one die away from dice read
-    surely is about 0.001 likely, so a play of the wrong number is called when the dice were
+    surely (0.99 and above) is 0.0002 to 0.002 likely, below ``floor``, unless the reader gave
+    that face a share of its own, so a play of the wrong number is called when the dice were
     read surely, and not when they were not.
     """
     if len(faces) != 2:
