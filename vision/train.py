@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -25,6 +24,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision import checkers
+from vision.pool import worker_pool
 from vision.rectify import Field, estimate_bar
 
 
@@ -47,7 +47,7 @@ def checker_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0) -> 
     n = len(list((directory / "truth").glob("*.json")))
     jobs = [(directory, i, jitter_seed) for i in range(n)]
     xs, ys = [], []
-    with ProcessPoolExecutor(workers, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
+    with worker_pool(workers, cv2.setNumThreads, (1,)) as pool:
         for x, y in tqdm(pool.map(_cut, jobs, chunksize=8), total=n, desc="cutting crops", unit="img"):
             xs.append(x)
             ys.append(y)
@@ -217,7 +217,7 @@ def dice_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
     n = len(list((directory / "truth").glob("*.json")))
     jobs = [(directory, i, jitter_seed) for i in range(n)]
     views, heats, crops, labels = [], [], [], []
-    with ProcessPoolExecutor(workers, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
+    with worker_pool(workers, cv2.setNumThreads, (1,)) as pool:
         for v, h, c, lab in tqdm(pool.map(_cut_dice, jobs, chunksize=8), total=n, desc="cutting dice", unit="img"):
             views.append(v)
             heats.append(h)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -31,6 +30,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision import corners as C
+from vision.pool import worker_pool
 from vision.train import PairedRun, heat_focal
 
 PER_CORNER = 3  # refiner crops cut round each corner of each image
@@ -80,7 +80,7 @@ def corner_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
     n = len(list((directory / "truth").glob("*.json")))
     jobs = [(directory, i, jitter_seed) for i in range(n)]
     parts = []
-    with ProcessPoolExecutor(workers, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
+    with worker_pool(workers, cv2.setNumThreads, (1,)) as pool:
         for part in tqdm(pool.map(_cut, jobs, chunksize=8), total=n, desc="cutting corners", unit="img"):
             parts.append(part)
     views, corners, ends, crops, targets = (np.stack([p[i] for p in parts]) if i < 3 else

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
 import numpy as np
 from tqdm import tqdm
 
+from vision.pool import worker_pool
 from vision.synth.render import render_image
 from vision.synth.truth import data_yaml
 
@@ -55,7 +55,7 @@ def write_images(out: Path, n: int, seed: int, variant: str | None = None, size:
             _write_one(job)
             bar.update()
     else:
-        with ProcessPoolExecutor(workers, initializer=_init_worker) as pool:
+        with worker_pool(workers, _init_worker) as pool:
             for _ in pool.map(_write_one, jobs, chunksize=4):
                 bar.update()
     bar.close()
