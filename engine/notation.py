@@ -73,7 +73,20 @@ def _point_name(point: int) -> str:
 
 
 def format_play(steps) -> str:
-    """GNU-style notation of steps ``(from, to, hit)``, each one die of the roll."""
+    """GNU-style notation of steps ``(from, to, hit)``, each one die of the roll.
+
+    The text reads back to itself: ``format_play(parse_play(text)) == text``. Joining steps
+    into chains can be done more than one way when several checkers pass through one point,
+    and reading the text back gives the joined moves, not the steps; so the chains are written,
+    read back and written once more, which settles on the one text the moves give.
+
+    >>> format_play([(19, 18, True), (18, 15, False), (18, 15, False), (15, 14, False)])
+    '19/18*/15 18/14'
+    """
+    return _chains_text(parse_play(_chains_text(steps)))
+
+
+def _chains_text(steps) -> str:
     # Join each step to a checker that arrived at its source, so ``24/18 18/13`` reads
     # ``24/13`` while ``24/18* 18/13`` keeps ``24/18*/13``. Taking the steps in one order
     # (from the highest source down, a hit before a step to the same point without one)
