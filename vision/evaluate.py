@@ -126,7 +126,7 @@ def dice_readings(truth: dict, obs, field) -> list:
 RELIABILITY_BINS = (0.0, 0.6, 0.9, 0.99, 0.999, 1.0)
 
 
-def reliability(rows: list, ruled_out: float = 0.005) -> list:
+def reliability(rows: list, ruled_out: float = 0.002) -> list:
     """Dice read, and read wrong, in each bin of how sure the reading was; and how many gave
     their true face less than ``ruled_out``: with the other die read right, the true roll is then
     less likely than the tracker's floor (``gammoncam.tracker.MISREAD_FLOOR``), so a legal play
