@@ -111,8 +111,7 @@ def expected_classes(boards: np.ndarray, mover: str, variant: str) -> np.ndarray
 
 def log_probs(obs: Observation) -> np.ndarray:
     """(26, 31) log-probabilities of the observation, in LOCATIONS order."""
-    p = np.vstack([obs.points["top"], obs.points["bottom"], obs.bar["light"][None], obs.bar["dark"][None]])
-    return np.log(np.maximum(p, 1e-9))
+    return np.log(np.maximum(obs.location_probs(), 1e-9))
 
 
 def reading_position(classes: np.ndarray, mover: str, variant) -> Position | None:

@@ -192,7 +192,8 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
                 box.call(event["kind"].upper())
         if feed is not None:
             try:  # the page is a viewer: trouble there never stops the referee
-                feed.publish({k: v for k, v in event.items() if k != "accepted"}, feed_state(referee, calls=calls, seen=seen or None))
+                feed.publish({k: v for k, v in event.items() if k != "accepted"},
+                             feed_state(referee, calls=calls, seen=seen or None))
             except Exception as exc:  # noqa: BLE001
                 print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
 
