@@ -299,15 +299,18 @@ class PairedRun:
     refiner of what it finds): AdamW and a one-cycle schedule each, weights from ``init`` to
     fine-tune, resumed from ``<out>.ckpt`` after the last finished epoch and saved after each.
 
-    ``nets`` and ``steps`` (optimiser steps an epoch) are keyed by the networks' names; a network
-    with no steps is kept as loaded from ``init``, and one of another architecture than ``init``'s
-    (a new design) starts from scratch.
+    ``nets`` and ``steps`` (optimiser steps an epoch) are keyed by the networks' names. With
+    ``only`` (a name) that network alone trains: the other has no steps (``self.steps``) and is
+    kept as loaded from ``init``; a network of another architecture than ``init``'s (a new
+    design) starts from scratch.
     """
 
-    def __init__(self, nets: dict, out: Path, lr: float, epochs: int, steps: dict, init: Path | None = None):
+    def __init__(self, nets: dict, out: Path, lr: float, epochs: int, steps: dict, init: Path | None = None,
+                 only: str | None = None):
         import torch
 
         self.nets = nets
+        self.steps = steps = {n: (k if only in (None, n) else 0) for n, k in steps.items()}
         out.parent.mkdir(parents=True, exist_ok=True)
         self.ckpt = out.with_suffix(".ckpt")
         if init is not None:
@@ -387,7 +390,7 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     parts = [dice_dataset(d) for d in directories]
-    train_finder, train_reader = only in (None, "finder"), only in (None, "reader")
+    train_finder = only in (None, "finder")  # the views are most of the data: only the finder needs them
     views = np.concatenate([p["views"] for p in parts]) if train_finder else np.zeros((0,))
     heats = np.concatenate([p["heats"] for p in parts]) if train_finder else np.zeros((0,))
     crops = np.concatenate([p["crops"] for p in parts])
@@ -398,10 +401,10 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
     finder_path, reader_path = out.parent / f"{out.stem}_finder.onnx", out.parent / f"{out.stem}_reader.onnx"
     finder, reader = finder_net(), reader_net(len(dice.READINGS))
     fb, rb = 32, 128
-    steps_f = 2 * len(views) // fb if train_finder else 0  # two patches of each view an epoch
-    steps_r = len(crops) // rb if train_reader else 0
-    run = PairedRun({"finder": finder, "reader": reader}, out, lr, epochs, {"finder": steps_f, "reader": steps_r},
-                    init)
+    # two patches of each view an epoch
+    run = PairedRun({"finder": finder, "reader": reader}, out, lr, epochs,
+                    {"finder": 2 * len(views) // fb, "reader": len(crops) // rb}, init, only)
+    steps_f, steps_r = run.steps["finder"], run.steps["reader"]
     for epoch in range(run.start, epochs):
         t0 = time.time()
         rng = np.random.default_rng([seed, epoch, 7])

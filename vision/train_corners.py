@@ -200,10 +200,9 @@ def train_corners(directories: list[Path], out: Path, epochs: int = 10, threads:
     refiner_path = out.parent / f"{out.stem}_refiner.onnx"
     finder, refiner = finder_net(), refiner_net()
     fb, rb = 16, 64
-    steps_f = len(tr) // fb if only in (None, "finder") else 0
-    steps_r = len(tc) // rb if only in (None, "refiner") else 0
-    run = PairedRun({"finder": finder, "refiner": refiner}, out, lr, epochs, {"finder": steps_f, "refiner": steps_r},
-                    init)
+    run = PairedRun({"finder": finder, "refiner": refiner}, out, lr, epochs,
+                    {"finder": len(tr) // fb, "refiner": len(tc) // rb}, init, only)
+    steps_f, steps_r = run.steps["finder"], run.steps["refiner"]
     for epoch in range(run.start, epochs):
         t0 = time.time()
         erng = np.random.default_rng([seed, epoch, 11])
