@@ -75,13 +75,16 @@ class Referee:
             profile = stored
         elif profile is None:
             raise LogError(f"{path}: no log there to resume; a new one needs a profile")
-        if not exists:
-            _create_log(path, profile)
+        try:
+            if not exists:
+                _create_log(path, profile)
+            db = sqlite3.connect(path, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            rows = db.execute("SELECT seq, event FROM events ORDER BY seq").fetchall()
+        except (sqlite3.Error, OSError) as exc:  # a folder that is not there, a read-only disk
+            raise LogError(f"{path}: cannot open the log there ({exc})") from None
         referee = cls(profile, mode=mode, listeners=())
-        db = sqlite3.connect(path, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        rows = db.execute("SELECT seq, event FROM events ORDER BY seq").fetchall()
         for expected, (seq, text) in enumerate(rows, 1):
             if seq != expected:
                 db.close()

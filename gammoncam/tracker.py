@@ -8,8 +8,9 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
   thrower's right-hand half: the right for light, the left for dark, RULES 2.3); dice not both
   flat in one half are an invalid throw, which the referee calls for a re-roll, and so (in
   backgammon) are dice in the half of the player not due to throw while the board shows that
-  nobody played; a re-roll is called only when the throw is surely invalid (a die that may be
-  cocked waits for a clearer look).
+  nobody played; a re-roll is called only when the throw is surely invalid. A throw with a
+  die that may be cocked is held: a clearer look, or its play, decides (picked up unplayed,
+  though it could be played, it did not count and the players threw again).
 - *dice picked up* while the mover is moving: the turn ends (RULES 7.1), so the play is read
   from the board as it stands, guided by the rules (:func:`decode`).
 - *the cube turned up and laid before a player*: a double by the other player; the cube taken
@@ -201,6 +202,7 @@ class DiceReading:
     valid: bool
     places: tuple = field(default=(), compare=False)  # each die's field (u, v), when known
     faces: tuple = field(default=(), compare=False)  # each die's probabilities of 1..6, when known
+    valid_sure: bool = field(default=True, compare=False)  # False: a die may be cocked (valid is then True)
 
     @property
     def thrower(self) -> str | None:
@@ -238,7 +240,9 @@ class DiceReading:
         straight, crossed = self._pairings(other)
         theirs = other.faces if straight <= crossed else other.faces[::-1]
         faces = tuple(g if g.max() > f.max() else f for f, g in zip(self.faces, theirs))
-        return replace(self, faces=faces)
+        if self.valid_sure or not other.valid_sure:
+            return replace(self, faces=faces)
+        return replace(self, faces=faces, valid=other.valid, valid_sure=True)  # the clearer look decides
 
 
 def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
@@ -248,21 +252,24 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     A find whose face cannot be read is a die to act on only when it is strong (score at least
     ``present``) and on the board: a false find (a checker's rim, a clock on the table) must not
     hide that the dice were picked up; a die read clearly counts however weakly it was found.
+    Dice are read when both faces are ``sure``, or when the throw surely does not count.
     A throw is taken as not counting (a re-roll is called) only when it counts with probability
-    ``invalid`` at most: a die that may or may not be cocked waits for a clearer look.
+    ``invalid`` at most; one that may or may not count (a die perhaps cocked) is read as
+    counting with ``valid_sure`` False, and its play or a clearer look decides.
     """
     dice = [d for d in obs.dice if float(np.max(d["faces"])) >= sure
             or (d.get("score", 1.0) >= present and d.get("on_board", True))]
     if not dice:
         return None
-    if len(dice) != 2 or any(float(np.max(d["faces"])) < sure for d in dice) or invalid < obs.throw_valid < 0.5:
-        return "unsure"
+    if len(dice) != 2 or (obs.throw_valid > invalid and any(float(np.max(d["faces"])) < sure for d in dice)):
+        return "unsure"  # the faces matter only to a throw that may count: a cocked die's face is nobody's
     values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in dice), reverse=True))
     halves = {d["half"] for d in dice if d.get("on_board", True)}
     half = halves.pop() if len(halves) == 1 and all(d.get("on_board", True) for d in dice) else None
     places = tuple(tuple(d["uv"]) for d in dice if "uv" in d)
     faces = tuple(np.asarray(d["faces"], np.float64) for d in dice)
-    return DiceReading(values, half, bool(obs.throw_valid >= 0.5), places, faces)
+    valid_sure = not invalid < obs.throw_valid < 0.5
+    return DiceReading(values, half, bool(obs.throw_valid > invalid), places, faces, valid_sure)
 
 
 def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
@@ -405,8 +412,9 @@ class Tracker:
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
             self.dice_seen = seen.seen_again(dice)
-            if self.held is not None and self.dice_seen.likely()[1] >= HOLD:
-                self.held = None  # the looks agree now: record the throw
+            clear = self.dice_seen.valid_sure and (self.dice_seen.likely()[1] >= HOLD or not self.dice_seen.valid)
+            if self.held is not None and clear:
+                self.held = None  # a clearer look tells the roll, or that the throw does not count
                 self._submit_throw(self.dice_seen.likely()[0], self.dice_seen)
         elif dice is not None:
             if seen is not None:  # dice changed without being seen picked up
@@ -488,9 +496,10 @@ class Tracker:
             else:  # long nardy: either half counts, so this is the throw of the player due
                 dice = replace(dice, half=None)
         roll, p = dice.likely()
-        if dice.valid and p < HOLD and self.state.phase in ("turn", "played"):
-            self.held = dice  # recorded with the play, which tells the roll (_resolve_held)
-            self.note("throw_unsure", dice=list(roll), probability=round(p, 3), player=info["player"])
+        if dice.valid and (p < HOLD or not dice.valid_sure) and self.state.phase in ("turn", "played"):
+            self.held = dice  # recorded with the play, which tells the roll and that it counted (_resolve_held)
+            self.note("throw_unsure", dice=list(roll), probability=round(p, 3), counts=dice.valid_sure or "unsure",
+                      player=info["player"])
             return
         self._submit_throw(roll, dice)
 
@@ -501,13 +510,20 @@ class Tracker:
 
     def _resolve_held(self, logp: np.ndarray) -> None:
         """The turn of a throw held as unsure ended: record the roll that, with its likeliest
-        legal play, best explains both the dice's faces and the board, then read the play."""
+        legal play, best explains both the dice's faces and the board, then read the play.
+        A throw that may not have counted (a die perhaps cocked), picked up with the board as it
+        was though the roll could be played, did not count: the players threw again (RULES 2.3)."""
         held, self.held = self.held, None
         state = self.state
         if state.phase not in ("turn", "played"):  # the game moved on (a drop, a new game)
             return
         before = state.position if state.phase == "turn" else state.position.swapped()
         mover = held.thrower or COLOUR[state.on_roll if state.phase == "turn" else 1 - state.on_roll]
+        if not held.valid_sure and self._shows(before, mover, logp) and \
+                before.plays(*held.likely()[0])[0].steps:
+            self._submit_throw(held.likely()[0], replace(held, valid=False),
+                               why="picked up unplayed: the throw did not count")
+            return
         best, best_score = held.likely()[0], -np.inf
         for roll, p in roll_probabilities(held.faces).items():
             if p < MISREAD_FLOOR:

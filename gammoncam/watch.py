@@ -31,20 +31,6 @@ from vision.observation import Observation
 RELOCALISE_FOREIGN = 0.5  # a settled board this different from the last one: the camera moved
 
 
-def swap_observation(obs: Observation) -> Observation:
-    """The observation with light and dark exchanged (a board whose light checkers the network
-    calls dark, :mod:`vision.orientation`)."""
-    def swap(p):
-        q = p.copy()
-        q[..., 1:16], q[..., 16:31] = p[..., 16:31], p[..., 1:16]
-        return q
-
-    out = Observation({r: swap(p) for r, p in obs.points.items()},
-                      {"light": swap(obs.bar["dark"]), "dark": swap(obs.bar["light"])},
-                      obs.dice, obs.throw_valid, obs.cube, dict(obs.extra))
-    return out
-
-
 class RecognizerObserver:
     """The trained recognizer behind the observer interface ``observer(image, index)``."""
 
@@ -55,7 +41,6 @@ class RecognizerObserver:
         self.corners = None if corners is None else np.asarray(corners, np.float64)
         self.variant = variant
         self.bar = None
-        self.swapped = False
         self.calibration = None
         self.has_dice = bool(self.recognizer.extras)
 
@@ -64,7 +49,7 @@ class RecognizerObserver:
 
         cal = calibrate(image, self.corners, self.variant, self.recognizer.checker_model)
         self.calibration = cal
-        self.corners, self.bar, self.swapped = cal.corners, cal.bar, cal.swapped
+        self.corners, self.bar = cal.corners, cal.bar
         return cal.to_json()
 
     def relocalise(self, image) -> float:
@@ -84,8 +69,7 @@ class RecognizerObserver:
     def __call__(self, image, index: int) -> Observation:
         if self.calibration is None:
             self.calibrate(image)
-        obs = self.recognizer(image, self.corners, self.bar)
-        return swap_observation(obs) if self.swapped else obs
+        return self.recognizer(image, self.corners, self.bar, colours=self.calibration.colour_reader())
 
 
 @dataclass
@@ -259,4 +243,4 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
     }
 
 
-__all__ = ["Watcher", "RecognizerObserver", "swap_observation", "transcript_text", "feed_state", "COLOUR"]
+__all__ = ["Watcher", "RecognizerObserver", "transcript_text", "feed_state", "COLOUR"]

@@ -7,12 +7,15 @@ one frame of it is enough to learn, for this board and camera:
   (:mod:`vision.orientation`); light is the side whose checkers the network sees as the lighter;
 - the bar's share of the field, searched round the edge estimate for the value under which the
   known position is likeliest;
-- the mean colours of this board's light and dark checkers (kept for the tracker and reports);
+- this board's two checker colours (:class:`CheckerColours`, in CIELAB). On a board whose
+  colours the network cannot tell apart (two pale sides, white and ivory), the colour of every
+  stack is read from them instead, and light is the lighter, less coloured side;
 - a verdict: the calibration is *accepted* only if at most :data:`TOLERANCE` locations' best
-  readings differ from the known position; otherwise it is reported as rejected with the number
+  readings differ from the known position (and, where the colours are read from the learned
+  ones, those tell every opening stack's side surely); otherwise it is reported as rejected with the number
   of locations that disagree, and the caller must not use it silently.
 
->>> cal = Calibration(np.zeros((4, 2)), 0.09, False, True, -1.0, 26)
+>>> cal = Calibration(np.zeros((4, 2)), 0.09, True, -1.0, 26)
 >>> cal.to_json()["accepted"]
 True
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision import checkers
@@ -32,6 +36,84 @@ from vision.rectify import Field, estimate_bar
 # The orientation and colours come from the likelihood of the whole position, so one misread
 # stack does not turn the board; a wrong board or a game in progress disagrees in many places.
 TOLERANCE = 2
+# The network tells a board's colours apart when it gives every opening stack its own colour
+# at least this surely; below it the stacks' colours are read from the learned colours.
+COLOURS_TOLD = 0.9
+
+
+class CheckerColours:
+    """This board's light and dark checkers in CIELAB, learned from stacks of known colour.
+
+    A stack's colour is measured where its first checker lies, against the rail (the top of
+    its crop, :func:`vision.checkers.crops`): the median L, a, b there. Each side is a normal
+    law round its mean with a spread shared by both, never under :data:`SPREAD_FLOOR` (light
+    changes over a session and over the board).
+
+    >>> c = CheckerColours(np.array([[190.0, 125, 125], [190, 121, 136]]), np.array([6.0, 2, 2]))
+    >>> lab = np.array([[189.0, 124, 126], [191, 121, 135], [60, 128, 128]])
+    >>> np.round(c.light_probability(lab), 3).tolist()  # white, ivory, and a die on the stack
+    [1.0, 0.0, 0.5]
+    """
+
+    SPREAD_FLOOR = np.array([6.0, 2.0, 2.0])
+    OUTLIER = 5.0  # standard deviations: a patch this far from both sides is something else
+
+    def __init__(self, mean: np.ndarray, spread: np.ndarray):
+        self.mean = np.asarray(mean, np.float64).reshape(2, 3)  # light, dark
+        self.spread = np.maximum(np.asarray(spread, np.float64).reshape(3), self.SPREAD_FLOOR)
+
+    @staticmethod
+    def measure(crops: np.ndarray) -> np.ndarray:
+        """(N, 3) median CIELAB (OpenCV's 8-bit scale) of the first checker of each crop."""
+        w, h = checkers.CROP
+        patch = np.ascontiguousarray(crops[:, int(h * 0.01):int(h * 0.08), w // 4: 3 * w // 4])
+        lab = cv2.cvtColor(patch.reshape(-1, patch.shape[2], 3), cv2.COLOR_BGR2LAB).reshape(patch.shape)
+        return np.median(lab.reshape(len(crops), -1, 3), axis=1).astype(np.float64)
+
+    @classmethod
+    def learn(cls, crops: np.ndarray, expected: np.ndarray) -> "CheckerColours":
+        """From the crops of a known position (``expected`` class per location)."""
+        lab = cls.measure(crops)
+        sides = [lab[(expected >= lo) & (expected < hi)] for lo, hi in ((1, 16), (16, 31))]
+        mean = np.array([s.mean(axis=0) for s in sides])
+        resid = np.vstack([s - m for s, m in zip(sides, mean)])
+        return cls(mean, np.sqrt((resid ** 2).sum(axis=0) / max(1, len(resid) - 2)))
+
+    def light_probability(self, lab: np.ndarray) -> np.ndarray:
+        """(N,) probability that each measured stack is light (0.5 for one like neither side)."""
+        d2 = (((lab[:, None, :] - self.mean[None]) / self.spread) ** 2).sum(axis=2)
+        like = np.exp(-0.5 * d2) + np.exp(-0.5 * self.OUTLIER ** 2)
+        return like[:, 0] / like.sum(axis=1)
+
+    def separates(self, crops: np.ndarray, expected: np.ndarray, sure: float = 0.9) -> bool:
+        """Whether these colours put every stack of a known position on its own side surely
+        (the colours of a frame that is not the opening, learned as if it were, do not)."""
+        stacks = (expected[:24] > 0).nonzero()[0]
+        light = self.light_probability(self.measure(crops[stacks]))
+        own = np.where(expected[stacks] >= 16, 1 - light, light)
+        return bool(own.min() >= sure)
+
+    def lightness(self) -> np.ndarray:
+        """(2,) how light each side looks: L less its chroma (white beats ivory beats tan)."""
+        return self.mean[:, 0] - np.hypot(self.mean[:, 1] - 128, self.mean[:, 2] - 128)
+
+    def apply(self, probs: np.ndarray, crops: np.ndarray) -> np.ndarray:
+        """The (26, 31) location probabilities with every point's colour read from this board's
+        colours: a count keeps its probability, shared between the sides as the colours say
+        (the bar's halves hold one colour each and are left as they are)."""
+        out = probs.copy()
+        light = self.light_probability(self.measure(crops[:24]))[:, None]
+        count = probs[:24, 1:16] + probs[:24, 16:31]
+        out[:24, 1:16], out[:24, 16:31] = count * light, count * (1 - light)
+        return out
+
+    def to_json(self) -> dict:
+        return {"lab": {"light": np.round(self.mean[0], 1).tolist(), "dark": np.round(self.mean[1], 1).tolist()},
+                "spread": np.round(self.spread, 2).tolist()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "CheckerColours":
+        return cls([data["lab"]["light"], data["lab"]["dark"]], data["spread"])
 
 
 @dataclass
@@ -40,16 +122,21 @@ class Calibration:
 
     corners: np.ndarray  # the field's corners in the order TL, TR, BR, BL
     bar: float  # the bar's share of the field's width
-    swapped: bool  # the network's "light" is this board's dark
     accepted: bool
     log_likelihood: float
     matches: int  # locations (of 26) whose best reading is the known one
-    colours: dict | None = None  # mean BGR of each side's checkers
+    colours: CheckerColours | None = None  # this board's checker colours
+    colours_told: bool = True  # the network tells the colours apart; else they come from ``colours``
+
+    def colour_reader(self) -> CheckerColours | None:
+        """The colours every later frame's stacks are read with, or None for the network's own."""
+        return None if self.colours_told else self.colours
 
     def to_json(self) -> dict:
         return {"corners": np.round(self.corners, 2).tolist(), "bar_share": round(self.bar, 4),
-                "colours_swapped": self.swapped, "accepted": self.accepted, "matches": self.matches,
-                "log_likelihood": round(self.log_likelihood, 3), "checker_colours": self.colours}
+                "accepted": self.accepted, "matches": self.matches, "log_likelihood": round(self.log_likelihood, 3),
+                "checker_colours": None if self.colours is None else self.colours.to_json(),
+                "colours_told_by_network": self.colours_told}
 
 
 def opening_form(variant: str) -> dict:
@@ -57,37 +144,60 @@ def opening_form(variant: str) -> dict:
     return recognizer_form(Physical.from_board(start_board(variant), "light"), [], False, None)
 
 
+def colourless(probs: np.ndarray, expected: np.ndarray) -> float:
+    """log P(the expected count at every location), whatever the colours."""
+    count = probs[:, 1:16] + probs[:, 16:31]
+    n = np.where(expected == 0, 0, (expected - 1) % 15 + 1)
+    p = np.where(n == 0, probs[:, 0], count[np.arange(len(n)), np.maximum(n, 1) - 1])
+    return float(np.log(np.maximum(p, 1e-9)).sum())
+
+
+def colours_told(probs: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the network gives every stack of the known position its own colour surely."""
+    light, dark = probs[:, 1:16].sum(axis=1), probs[:, 16:31].sum(axis=1)
+    own = np.where(expected >= 16, dark, light) / np.maximum(light + dark, 1e-12)
+    return bool(own[(expected > 0)[:24].nonzero()[0]].min() >= COLOURS_TOLD)
+
+
 def calibrate(image: np.ndarray, corners, variant: str, model: checkers.CheckerModel) -> Calibration:
-    """Calibrate from a frame of ``variant``'s starting position seen with the field ``corners``."""
+    """Calibrate from a frame of ``variant``'s starting position seen with the field ``corners``.
+
+    The turn and bar are those under which the stacks' counts are likeliest. Both openings look
+    the same turned half round with the colours exchanged, so between that turn and its twin
+    light is where the network sees the lighter side start or, when the network cannot tell the
+    colours apart, where the lighter of the two learned colours starts."""
     expected = expected_classes(opening_form(variant))
-    best = None
+
+    def look(order, bar):
+        crops = checkers.crops(image, Field(order, bar))
+        return _Look(order, bar, crops, model(crops))
+
+    looks = []
     for order in candidate_orders(np.asarray(corners, np.float64)):
         b0 = estimate_bar(image, order)
-        for bar in sorted({round(b, 4) for b in np.clip(b0 + np.array([-0.01, 0.0, 0.01]), 0.04, 0.16)}):
-            probs = checkers.read(image, Field(order, bar), model)
-            # Both openings look the same turned half round with the colours exchanged, so the
-            # colours are not searched: light is what the network sees as the lighter side, and
-            # the turn that puts it where light starts wins.
-            swapped = False
-            ll = log_likelihood(probs, expected)
-            if best is None or ll > best[0]:
-                best = (ll, order, bar, swapped, probs)
-    ll, order, bar, swapped, probs = best
+        looks += [look(order, b) for b in sorted({round(b, 4) for b in np.clip(b0 + np.array([-0.01, 0.0, 0.01]),
+                                                                                0.04, 0.16)})]
+    seen = max(looks, key=lambda s: colourless(s.probs, expected))
+    twin = look(np.roll(seen.order, 2, axis=0), seen.bar)
+    colours = CheckerColours.learn(seen.crops, expected)
+    told = colours_told(seen.probs, expected) or colours_told(twin.probs, expected)
+    if told:
+        lighter_twin = log_likelihood(twin.probs, expected) > log_likelihood(seen.probs, expected)
+    else:
+        lighter_twin = colours.lightness()[1] > colours.lightness()[0]
+    if lighter_twin:
+        seen, colours = twin, CheckerColours.learn(twin.crops, expected)
+    probs = seen.probs if told else colours.apply(seen.probs, seen.crops)
     matches = best_reading_matches(probs, expected)
-    cal = Calibration(order, float(bar), swapped, matches >= len(expected) - TOLERANCE, ll, matches)
-    cal.colours = checker_colours(image, Field(order, bar), expected)
-    return cal
+    accepted = matches >= len(expected) - TOLERANCE and (told or colours.separates(seen.crops, expected))
+    return Calibration(seen.order, float(seen.bar), accepted, log_likelihood(probs, expected), matches, colours, told)
 
 
-def checker_colours(image: np.ndarray, field: Field, expected: np.ndarray) -> dict:
-    """Mean BGR near the rail end of the stacks the known position puts there, per side."""
-    crops = checkers.crops(image, field)
-    out = {}
-    for colour, classes in (("light", range(1, 16)), ("dark", range(16, 31))):
-        idx = [i for i, e in enumerate(expected) if e in classes]
-        if not idx:
-            continue
-        w, h = checkers.CROP
-        patch = crops[idx, int(h * 0.02):int(h * 0.07), w // 3: 2 * w // 3].reshape(-1, 3)
-        out[colour] = [round(float(v), 1) for v in patch.mean(axis=0)]
-    return out
+@dataclass
+class _Look:
+    """The field under one corner order and bar share, and the network's reading of it."""
+
+    order: np.ndarray
+    bar: float
+    crops: np.ndarray
+    probs: np.ndarray

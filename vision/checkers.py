@@ -115,7 +115,3 @@ class CheckerModel:
         p = softmax(self.session.run(None, {self.input: np.ascontiguousarray(x)})[0].astype(np.float64))
         return (p[:len(batch)] + p[len(batch):]) / 2 if self.mirror else p
 
-
-def read(image: np.ndarray, field: Field, model: CheckerModel) -> np.ndarray:
-    """(26, 31) probabilities of every location's reading."""
-    return model(crops(image, field))

@@ -2,10 +2,10 @@
 
 Corners found automatically, or clicked in the wrong order, may start at any corner, so the
 candidates are the four turns of the corner order. (Each opening looks the same turned half
-round with the colours exchanged, so the colours are not a free choice: light is the side the
-network sees as lighter, and the turn puts light where light starts.) Each candidate is scored
-by the log-probability the checker network gives the known position (each variant's starting
-position at the start of a game); the best wins.
+round with the colours exchanged, so the colours are not a free choice: light is the lighter
+side, and the turn puts light where light starts; :func:`vision.adapt.calibrate`.) Each
+candidate is scored by the log-probability the checker network gives the known position (each
+variant's starting position at the start of a game); the best wins.
 
 >>> import numpy as np
 >>> c = np.array([[0, 0], [10, 0], [10, 6], [0, 6]], float)
@@ -26,13 +26,6 @@ def candidate_orders(corners: np.ndarray, quarter_turns: bool = True) -> list[np
     reliable long edge)."""
     c = np.asarray(corners, np.float64).reshape(4, 2)
     return [np.roll(c, -k, axis=0) for k in ((0, 2, 1, 3) if quarter_turns else (0, 2))]
-
-
-def swap_colours(probs: np.ndarray) -> np.ndarray:
-    """(N, 31) probabilities with light and dark exchanged."""
-    out = probs.copy()
-    out[:, 1:16], out[:, 16:31] = probs[:, 16:31], probs[:, 1:16]
-    return out
 
 
 def expected_classes(recognized: dict) -> np.ndarray:
@@ -56,5 +49,5 @@ def best_reading_matches(probs: np.ndarray, expected: np.ndarray) -> int:
     return int((probs.argmax(axis=1) == expected).sum())
 
 
-__all__ = ["CLASSES", "candidate_orders", "swap_colours", "expected_classes", "log_likelihood",
+__all__ = ["CLASSES", "candidate_orders", "expected_classes", "log_likelihood",
            "best_reading_matches"]

@@ -3,7 +3,9 @@
 1. Corners: given by the user (the field's TL, TR, BR, BL) or found (:mod:`vision.corners`).
 2. The bar's share of the field, from its edges (:func:`vision.rectify.estimate_bar`), unless a
    calibration (:mod:`vision.adapt`) already knows it.
-3. Checkers on every point and on the bar (:mod:`vision.checkers`).
+3. Checkers on every point and on the bar (:mod:`vision.checkers`); on a board whose colours
+   the network cannot tell apart, each stack's colour from the colours the opening taught
+   (:class:`vision.adapt.CheckerColours`).
 4. Dice and cube (:mod:`vision.dice`, :mod:`vision.cube`) when their models are installed.
 
 >>> rec = Recognizer()  # doctest: +SKIP
@@ -35,13 +37,17 @@ class Recognizer:
         except ImportError:  # dice stage not installed
             pass
 
-    def __call__(self, image: np.ndarray, corners, bar: float | None = None, mover: str | None = None) -> Observation:
+    def __call__(self, image: np.ndarray, corners, bar: float | None = None, mover: str | None = None,
+                 colours=None) -> Observation:
         t0 = time.perf_counter()
         corners = np.asarray(corners, np.float64).reshape(4, 2)
         if bar is None:
             bar = estimate_bar(image, corners)
         field = Field(corners, bar)
-        probs = checkers.read(image, field, self.checker_model)
+        crops = checkers.crops(image, field)
+        probs = self.checker_model(crops)
+        if colours is not None:
+            probs = colours.apply(probs, crops)
         obs = Observation.from_locations(probs)
         for stage in self.extras:
             stage(image, field, obs, mover)

@@ -52,15 +52,19 @@ def _recognize(args) -> int:
     import numpy as np
 
     image = read_image(args.image)
-    bar = None
+    bar = colours = None
     if args.corners and os.path.isfile(args.corners):
+        from vision.adapt import CheckerColours
         from vision.corners import load_corners
 
         try:
             corners = load_corners(args.corners)
             saved = json.loads(Path(args.corners).read_text())
-            bar = saved.get("bar_share") if isinstance(saved, dict) else None  # a calibration's output
-        except (ValueError, KeyError, OSError) as exc:
+            if isinstance(saved, dict):  # a calibration's output: the bar and, if needed, the colours
+                bar = saved.get("bar_share")
+                if saved.get("colours_told_by_network") is False and saved.get("checker_colours"):
+                    colours = CheckerColours.from_json(saved["checker_colours"])
+        except (ValueError, KeyError, TypeError, OSError) as exc:
             raise UsageError(f"cannot read corners from {args.corners}: {exc}") from None
     elif args.corners:
         corners = np.array(parse_corners(args.corners))
@@ -89,7 +93,7 @@ def _recognize(args) -> int:
             print(f"gammoncam recognize: calibration rejected: {26 - cal.matches} of 26 locations do not show "
                   f"the starting position", file=sys.stderr)
         return 0 if cal.accepted else 1
-    obs = rec(image, corners, bar=bar, mover=args.mover)
+    obs = rec(image, corners, bar=bar, mover=args.mover, colours=colours)
     out = obs.to_json(full=args.probabilities)
     out["corners"] = np.round(corners, 2).tolist()
     if args.json:
@@ -170,7 +174,8 @@ def _run_training(args) -> int:
 def register(subparsers) -> None:
     p = subparsers.add_parser("recognize", help="read the board, dice and cube in one image")
     p.add_argument("image")
-    p.add_argument("--corners", help="the playing area's TL,TR,BR,BL in the image: x1,y1,...,x4,y4, or a JSON file")
+    p.add_argument("--corners", help="the playing area's TL,TR,BR,BL in the image: x1,y1,...,x4,y4, or a JSON file "
+                        "(the output of --opening brings this board's bar and colours too)")
     p.add_argument("--refine", action="store_true", help="re-fit the given corners to the field's edges")
     p.add_argument("--mover", choices=("light", "dark"), help="who threw, to judge the throw's half (RULES 2.3)")
     p.add_argument("--variant", choices=("backgammon", "long"), help="the variant (not needed to read a frame)")

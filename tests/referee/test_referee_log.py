@@ -124,6 +124,23 @@ def test_a_file_that_is_not_a_log_is_refused_and_left_alone(tmp_path):
         assert path.read_bytes() == before  # never overwritten
 
 
+def test_a_log_where_none_can_be_made_is_one_line_error(tmp_path):
+    """A folder that is not there (a typo in --log) or is not writable: a LogError, no traceback."""
+    profile, _ = corpus_session(calls=False)
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    readonly.chmod(0o500)
+    try:
+        for path in (tmp_path / "no such folder" / "a.gcref", readonly / "a.gcref"):
+            if path.parent == readonly and os.access(readonly, os.W_OK):
+                continue  # running as root: every folder is writable
+            with pytest.raises(LogError, match="cannot open the log there") as caught:
+                Referee.open(path, profile)
+            assert "\n" not in str(caught.value) and not path.exists()
+    finally:
+        readonly.chmod(0o700)
+
+
 def test_a_log_refuses_another_profile(tmp_path):
     profile, _ = corpus_session(calls=False)
     log = tmp_path / "a.gcref"

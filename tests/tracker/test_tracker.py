@@ -308,11 +308,51 @@ def test_dice_in_the_other_players_half_with_nobody_played_are_a_reroll(tmp_path
 
 
 def test_a_reroll_is_called_only_on_a_throw_surely_invalid():
-    """RULES 2.3: a die the reader half thinks cocked waits for a clearer look; a sure one is a re-roll."""
+    """RULES 2.3: a die the reader half thinks cocked is read as counting, but not surely; a
+    sure one is a re-roll."""
     from gammoncam.tracker import read_dice
 
     obs = _look(Position.start(), np.random.default_rng(7), (5, 2))
-    for p_valid, read in ((0.95, True), (0.4, "unsure"), (0.05, False)):
+    for p_valid, valid, sure in ((0.95, True, True), (0.4, True, False), (0.05, False, True)):
         obs.throw_valid = p_valid
         got = read_dice(obs)
-        assert got == read if isinstance(read, str) else got.valid is read
+        assert (got.valid, got.valid_sure) == (valid, sure)
+    # A cocked die's face is unreadable: the throw is still surely one that does not count.
+    obs.dice[1]["faces"] = np.full(6, 1 / 6)
+    obs.throw_valid = 0.05
+    assert read_dice(obs).valid is False
+    obs.throw_valid = 0.4
+    assert read_dice(obs) == "unsure"
+
+
+def test_a_throw_perhaps_cocked_is_told_by_what_the_players_do(tmp_path):
+    """RULES 2.3: dark's dice may be cocked (a die leaning on a checker). Played, the throw
+    counted and its roll is recorded from the faces and the play; picked up unplayed and thrown
+    again, it did not count: a re-roll is called, late but right, and the new throw counts."""
+    rng = np.random.default_rng(8)
+
+    def look(position, dice=(), half="left", valid=1.0):
+        obs = _look(position, rng, dice, half)
+        obs.throw_valid = valid if dice else 0.0
+        return obs
+
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/11")
+    (tmp_path / "played").mkdir()
+    (tmp_path / "again").mkdir()
+    played, _ = _tracked(tmp_path / "played", [
+        look(start), look(start, (3, 1), "right"), look(light_played, (3, 1), "right"), look(light_played),
+        look(light_played, (6, 2), valid=0.3), look(dark_played.swapped(), (6, 2), valid=0.3),
+        look(dark_played.swapped())])
+    assert [(e["dice"], e["player"]) for e in played if e["type"] == "throw"] == [([6, 2], 2)]
+    assert [e["play"] for e in played if e["type"] == "play"] == ["8/5 6/5", "24/18 13/11"]
+    assert not [e for e in played if e["type"] == "call"]
+    thrown_again, referee = _tracked(tmp_path / "again", [
+        look(start), look(start, (3, 1), "right"), look(light_played, (3, 1), "right"), look(light_played),
+        look(light_played, (5, 4), valid=0.3), look(light_played),
+        look(light_played, (6, 2)), look(dark_played.swapped(), (6, 2)), look(dark_played.swapped())])
+    throws = [(e["dice"], e["player"], e.get("kind")) for e in thrown_again if e["type"] == "throw"]
+    assert throws == [([5, 4], 2, "reroll"), ([6, 2], 2, None)]
+    assert [e["play"] for e in thrown_again if e["type"] == "play"] == ["8/5 6/5", "24/18 13/11"]
+    assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]

@@ -108,6 +108,53 @@ def test_calibration_from_opening(recognizer, tmp_path):
 
 
 @needs_model
+def test_calibration_learns_colours_the_network_cannot_tell_apart(recognizer, monkeypatch, tmp_path, capsys):
+    """Issue 6 item 4: white and ivory checkers, both "light" to the network. The opening
+    teaches this board's two colours; light is the whiter side, and a later position's
+    stacks get their colours from the learned ones."""
+    import dataclasses
+
+    from vision.adapt import calibrate
+    from vision.synth import render
+    from vision.synth.scene import Content
+
+    sample = render.sample_style
+
+    def white_and_ivory(rng, variant):
+        return dataclasses.replace(sample(rng, variant), checker_colours=((234, 241, 244), (196, 222, 233)))
+
+    board = {"variant": "backgammon", "player": [0, 2, 2, 3, 0, 4, 0, 2, 0, 0, 0, 0, 2] + [0] * 11, "player_bar": 0,
+             "opponent": [0, 0, 3, 0, 3, 4, 0, 0, 0, 0, 0, 0, 3] + [0] * 10 + [2], "opponent_bar": 0}
+    unaided_wrong = 0
+    for board_seed in range(3):
+        with monkeypatch.context() as m:
+            m.setattr(render, "sample_style", white_and_ivory)
+            stage = render.Stage(np.random.default_rng([SEED, board_seed]), "backgammon", (1280, 720))
+        opening = Content(Physical.from_board(start_board("backgammon"), "light"), "light")
+        img, truth = stage.render(opening, degrade=False)
+        field = np.array(truth["field"])
+        cal = calibrate(img, np.roll(field, 2, axis=0), "backgammon", recognizer.checker_model)
+        assert cal.accepted and not cal.colours_told, cal.to_json()
+        assert np.abs(cal.corners - field).max() < 1e-6  # light, the whiter side, plays where light starts
+        later, truth = stage.render(Content(Physical.from_board(board, "light"), "light"), degrade=False)
+        want = checkers.labels(truth["recognized"])
+        unaided_wrong += int((recognizer(later, cal.corners, cal.bar).best_classes() != want).sum())
+        got = recognizer(later, cal.corners, cal.bar, colours=cal.colour_reader()).best_classes()
+        assert (got == want).all(), board_seed
+    assert unaided_wrong > 0  # the network alone mixes the colours up
+    # The same from the command line: calibrate on the opening, then read with its output.
+    cv2.imwrite(str(tmp_path / "opening.png"), img)
+    cv2.imwrite(str(tmp_path / "later.png"), later)
+    corners = ",".join(f"{v:.4f}" for v in field.ravel())
+    assert main(["recognize", str(tmp_path / "opening.png"), "--corners", corners, "--opening",
+                 "--variant", "backgammon"]) == 0
+    (tmp_path / "board.json").write_text(capsys.readouterr().out)
+    assert main(["recognize", str(tmp_path / "later.png"), "--corners", str(tmp_path / "board.json"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [out[r] for r in ("top", "bottom")] == [truth["recognized"][r] for r in ("top", "bottom")]
+
+
+@needs_model
 def test_command_line(tmp_path, capsys, frames):
     img, truth = frames[0]
     path = tmp_path / "frame.jpg"
