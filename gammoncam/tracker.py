@@ -42,7 +42,10 @@ The camera is not trusted further than it has earned:
   :func:`misread_roll`), nor on the opponent's legal play (a
   missed throw: :func:`opponent_played`), nor while the record may differ from the board (after
   a play taken on the benefit of the doubt, until a clearly legal play shows they agree);
-- a turn whose throw was never read is recovered from the board when the next throw comes;
+- no re-roll is called on dice the player due has begun to play (the players took the throw
+  as counting, whatever the reader makes of a die);
+- a turn whose throw was never read is recovered from the board when the next throw comes, or
+  when the cube is turned by the other player (so the double is judged as the doubler's);
 - no throw is judged while no game start has been seen.
 """
 
@@ -252,7 +255,6 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     A find whose face cannot be read is a die to act on only when it is strong (score at least
     ``present``) and on the board: a false find (a checker's rim, a clock on the table) must not
     hide that the dice were picked up; a die read clearly counts however weakly it was found.
-    Dice are read when both faces are ``sure``, or when the throw surely does not count.
     A throw is taken as not counting (a re-roll is called) only when it counts with probability
     ``invalid`` at most; one that may or may not count (a die perhaps cocked) is read as
     counting with ``valid_sure`` False, and its play or a clearer look decides.
@@ -261,8 +263,8 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
             or (d.get("score", 1.0) >= present and d.get("on_board", True))]
     if not dice:
         return None
-    if len(dice) != 2 or (obs.throw_valid > invalid and any(float(np.max(d["faces"])) < sure for d in dice)):
-        return "unsure"  # the faces matter only to a throw that may count: a cocked die's face is nobody's
+    if len(dice) != 2 or any(float(np.max(d["faces"])) < sure for d in dice):
+        return "unsure"  # a die read this unsurely is not surely cocked either (vid 7105: flat, read "cocked")
     values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in dice), reverse=True))
     halves = {d["half"] for d in dice if d.get("on_board", True)}
     half = halves.pop() if len(halves) == 1 and all(d.get("on_board", True) for d in dice) else None
@@ -411,11 +413,12 @@ class Tracker:
             return
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
-            self.dice_seen = seen.seen_again(dice)
-            clear = self.dice_seen.valid_sure and (self.dice_seen.likely()[1] >= HOLD or not self.dice_seen.valid)
-            if self.held is not None and clear:
-                self.held = None  # a clearer look tells the roll, or that the throw does not count
-                self._submit_throw(self.dice_seen.likely()[0], self.dice_seen)
+            self.dice_seen = self._taken_as_counting(seen.seen_again(dice), logp)
+            if self.held is not None:
+                self.held = self.dice_seen
+                if self.held.valid_sure and (self.held.likely()[1] >= HOLD or not self.held.valid):
+                    self.held = None  # a clearer look tells the roll, or that the throw does not count
+                    self._submit_throw(self.dice_seen.likely()[0], self.dice_seen)
         elif dice is not None:
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
@@ -480,11 +483,9 @@ class Tracker:
             event = OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1)
             self._submit(event, **info)
             return
-        phase, on_roll = self.state.phase, self.state.on_roll
-        if thrower is not None and ((phase == "turn" and thrower != on_roll) or (phase == "played" and thrower == on_roll)):
-            due = on_roll if phase == "turn" else 1 - on_roll
-            board = self.state.position if phase == "turn" else self.state.position.swapped()
-            if not self._shows(board, COLOUR[due], logp):
+        if thrower is not None and self.state.phase in ("turn", "played") and thrower != self._due()[0]:
+            due, before = self._due()
+            if not self._shows(before, COLOUR[due], logp):
                 self._missed_turn(logp)
             elif self.variant == "backgammon":
                 # Nobody has played since the last play recorded, so the player due threw into
@@ -495,6 +496,7 @@ class Tracker:
                 return
             else:  # long nardy: either half counts, so this is the throw of the player due
                 dice = replace(dice, half=None)
+        dice = self._taken_as_counting(dice, logp)
         roll, p = dice.likely()
         if dice.valid and (p < HOLD or not dice.valid_sure) and self.state.phase in ("turn", "played"):
             self.held = dice  # recorded with the play, which tells the roll and that it counted (_resolve_held)
@@ -502,6 +504,26 @@ class Tracker:
                       player=info["player"])
             return
         self._submit_throw(roll, dice)
+
+    def _taken_as_counting(self, dice: DiceReading, logp: np.ndarray) -> DiceReading:
+        """Dice read as not counting that the player due has begun to play: the players took
+        the throw as counting, whatever the reader makes of a die (vid 7105: a flat die read as
+        cocked once the first checker had moved), so it is held as perhaps counting and its
+        play decides (:meth:`_resolve_held`)."""
+        if dice.valid or self.state.phase not in ("turn", "played"):
+            return dice
+        due, before = self._due()
+        if self._shows(before, COLOUR[due], logp):
+            return dice
+        return replace(dice, valid=True, valid_sure=False)
+
+    def _due(self) -> tuple[int, Position]:
+        """In phase "turn" or "played": the player due to throw next, and the board before
+        their turn from their side (the player on roll, or after their play the other one)."""
+        state = self.state
+        if state.phase == "turn":
+            return state.on_roll, state.position
+        return 1 - state.on_roll, state.position.swapped()
 
     def _submit_throw(self, roll: tuple, dice: DiceReading, **info) -> None:
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
@@ -517,8 +539,8 @@ class Tracker:
         state = self.state
         if state.phase not in ("turn", "played"):  # the game moved on (a drop, a new game)
             return
-        before = state.position if state.phase == "turn" else state.position.swapped()
-        mover = held.thrower or COLOUR[state.on_roll if state.phase == "turn" else 1 - state.on_roll]
+        due, before = self._due()
+        mover = held.thrower or COLOUR[due]
         if not held.valid_sure and self._shows(before, mover, logp) and \
                 before.plays(*held.likely()[0])[0].steps:
             self._submit_throw(held.likely()[0], replace(held, valid=False),
@@ -542,11 +564,7 @@ class Tracker:
         roll and legal play that explain it best are recorded; when none is clearly legal the
         likeliest stands on the benefit of the doubt (the turns must stay in order) and nothing
         is called until a clearly legal play shows the record agrees with the board again."""
-        state = self.state
-        # Whose turn was missed, and the board before it from that player's side: the player on
-        # roll if they had not thrown, else (their play made) the next one.
-        side = state.on_roll if state.phase == "turn" else 1 - state.on_roll
-        before = state.position if state.phase == "turn" else state.position.swapped()
+        side, before = self._due()  # whose turn was missed, and the board before it
         found = [(decision.margin, (d1, d2), decision)
                  for d1 in range(1, 7) for d2 in range(1, d1 + 1)
                  for decision in [decode(before, (d1, d2), COLOUR[side], logp, self.thresholds)]]
@@ -651,6 +669,12 @@ class Tracker:
                 return
             if loc1 in COLOUR:
                 doubler = 1 - COLOUR.index(loc1)
+                if self.state.phase in ("turn", "played") and doubler != self._due()[0] and \
+                        not self._shows(self._due()[1], COLOUR[self._due()[0]], logp):
+                    # The board shows the turn of the player due, never seen thrown: record it
+                    # first, so the double is judged as the doubler's (vid 7105: an illegal
+                    # redouble was taken for the owner's, the owner's turn unseen).
+                    self._missed_turn(logp)
                 self._submit(Double(), player=doubler + 1, value=v1)
                 return
         if phase == "doubled" and v1 == v0 and loc1 in COLOUR:

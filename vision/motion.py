@@ -59,11 +59,14 @@ class SettleGate:
 
     ``quiet_s``: how long the board must be still to count as settled; ``delta``: grey levels a
     pixel must change by to count; ``still``: the share of changed pixels below which a frame is
-    still; ``hand``: the foreign share above which a hand is over the board.
+    still (0.0004, about 10 pixels: a quarter of a small die, so dice still sliding to rest keep
+    the board unsettled; at 0.0008 a blue die 14 px across on a far board, moving 20 px a frame,
+    settled the board twice in one rendered game and its throw was called as off the board);
+    ``hand``: the foreign share above which a hand is over the board.
     """
 
     def __init__(self, corners, fps: float = 30.0, *, margin: float = 0.12, quiet_s: float = 0.1,
-                 delta: int = 12, still: float = 0.0008, hand: float = 0.03, hand_quiet_s: float = 1.0):
+                 delta: int = 12, still: float = 0.0004, hand: float = 0.03, hand_quiet_s: float = 1.0):
         self.fps = float(fps) if fps and fps > 0 else 30.0
         self.quiet = max(1, int(round(quiet_s * self.fps)))
         self.hand_quiet = max(self.quiet, int(round(hand_quiet_s * self.fps)))

@@ -317,11 +317,9 @@ def test_a_reroll_is_called_only_on_a_throw_surely_invalid():
         obs.throw_valid = p_valid
         got = read_dice(obs)
         assert (got.valid, got.valid_sure) == (valid, sure)
-    # A cocked die's face is unreadable: the throw is still surely one that does not count.
+    # A die whose face is not read surely is not surely cocked either: no call on it.
     obs.dice[1]["faces"] = np.full(6, 1 / 6)
     obs.throw_valid = 0.05
-    assert read_dice(obs).valid is False
-    obs.throw_valid = 0.4
     assert read_dice(obs) == "unsure"
 
 
@@ -356,3 +354,46 @@ def test_a_throw_perhaps_cocked_is_told_by_what_the_players_do(tmp_path):
     assert throws == [([5, 4], 2, "reroll"), ([6, 2], 2, None)]
     assert [e["play"] for e in thrown_again if e["type"] == "play"] == ["8/5 6/5", "24/18 13/11"]
     assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
+    # First seen clearly (and read as cocked) only once dark has begun to play it: it counted.
+    begun = light_played.swapped().apply("24/18").swapped()
+    (tmp_path / "begun").mkdir()
+    begun_events, referee = _tracked(tmp_path / "begun", [
+        look(start), look(start, (3, 1), "right"), look(light_played, (3, 1), "right"), look(light_played),
+        look(begun, (6, 2), valid=0.02), look(dark_played.swapped(), (6, 2), valid=0.02),
+        look(dark_played.swapped())])
+    assert [(e["dice"], e["player"], e.get("kind")) for e in begun_events if e["type"] == "throw"] == [([6, 2], 2, None)]
+    assert [e["play"] for e in begun_events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/11"]
+    assert all(r.accepted for r in referee.rulings)
+
+
+def test_a_double_after_an_unseen_turn_is_judged_as_the_doublers(tmp_path):
+    """RULES 6: light took dark's double, so light owns the cube. Light's next turn is never
+    seen thrown; then the cube, turned to 4, is laid before light: dark redoubles without
+    owning the cube. Light's turn is read off the board first, so the double is judged as
+    dark's (not_cube_owner), not taken for a redouble by light, the owner."""
+    from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
+
+    rng = np.random.default_rng(9)
+
+    def look(position, dice=(), half="right", cube=(1, "middle")):
+        obs = _look(position, rng, dice, half)
+        obs.cube = {"value": np.eye(len(CUBE_VALUES))[CUBE_VALUES.index(cube[0])],
+                    "location": np.eye(3)[CUBE_LOCATIONS.index(cube[1])]}
+        return obs
+
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    light_again = dark_played.apply("13/7 7/5")  # light's 6-2, never seen thrown
+    two, four = (2, "light"), (4, "light")
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
+        look(light_played, cube=two),  # dark doubles
+        look(light_played, (6, 4), "left", cube=two), look(dark_played, (6, 4), "left", cube=two),
+        look(dark_played, cube=two),  # light took (dark threw); dark played
+        look(light_again, cube=two), look(light_again, cube=four)])  # light's turn unseen; dark redoubles
+    kinds = [(e["type"], e.get("player")) for e in events if e["type"] in ("double", "take", "turn_missed", "play")]
+    assert kinds == [("play", 1), ("double", 2), ("take", None), ("play", 2), ("turn_missed", 1), ("play", 1),
+                     ("double", 2)]
+    assert [r.reason for r in referee.rulings if not r.accepted] == ["not_cube_owner"]
+    assert referee.state.cube == 2 and referee.state.owner == 0
