@@ -147,6 +147,7 @@ class RefereeBox:
         self._version: str | None = None
         self._rx = bytearray()
         self._skipping = False
+        self._garbled = False  # a line came in that could not be read: the box may have reset mid-line
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"referee-box {spec.port}", daemon=True)
 
@@ -250,8 +251,8 @@ class RefereeBox:
         """Talk to an open port until the box is lost or the driver stops; True if the box spoke."""
         timing = self.timing
         self._rx.clear()
-        self._skipping = False
-        opened = last_heard = last_ping = time.monotonic()
+        self._skipping = self._garbled = False
+        opened = last_heard = last_ping = last_resync = time.monotonic()
         hello_at: float | None = None  # when HELLO went out, if the box did not say READY by itself
         heard = False
         while not self._stop.is_set():
@@ -275,6 +276,11 @@ class RefereeBox:
                 log.warning("referee box %s silent for %.1f s; reconnecting", self.spec.port, now - last_heard)
                 return heard
             out = self._due(now)
+            if self._garbled and now - last_resync >= timing.resend:
+                # A box that reset while it was writing garbles the line it cut and the READY
+                # it starts with: ask it to say READY again (it then gets every call again).
+                out.insert(0, Hello())
+                self._garbled, last_resync = False, now
             if now - last_ping >= timing.heartbeat:
                 self._ping_seq = self._ping_seq % MAX_SEQ + 1
                 out.append(Ping(self._ping_seq))
@@ -296,6 +302,7 @@ class RefereeBox:
                 yield parse_box_line(line)
             except MalformedLine as exc:
                 log.warning("referee box %s: ignored line (%s)", self.spec.port, exc)
+                self._garbled = True
         if len(self._rx) >= MAX_LINE:
             log.warning("referee box %s: ignored line longer than %d bytes", self.spec.port, MAX_LINE - 1)
             self._rx.clear()

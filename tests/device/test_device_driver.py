@@ -200,6 +200,23 @@ def test_a_silent_box_is_lost_and_the_port_opened_again(raw_box, make_box, caplo
     wait_for(lambda: raw_box.lines().count(Hello()) == 2)  # it opens the port and says HELLO again
 
 
+def test_a_garbled_line_makes_the_host_ask_for_ready_again(raw_box, make_box):
+    """A box reset while it wrote PONG sends "PONG READY gammonbox 1": the READY is lost in it,
+    so the host says HELLO; the READY that answers it gets the call sent again."""
+    box = make_box(raw_box.port)
+    wait_for(lambda: Hello() in raw_box.lines())
+    raw_box.send(Ready("gammonbox"))
+    wait_for(lambda: box.status().connected)
+    seq = box.call("ILLEGAL_PLAY")
+    wait_for(lambda: Call(seq, "ILLEGAL_PLAY") in raw_box.lines())
+    raw_box.send(Ack(seq))
+    wait_for(lambda: not box.status().pending)
+    os.write(raw_box.master, b"PONG READY gammonbox 1\n")
+    wait_for(lambda: raw_box.lines().count(Hello()) == 2)
+    raw_box.send(Ready("gammonbox"))
+    wait_for(lambda: raw_box.lines().count(Call(seq, "ILLEGAL_PLAY")) == 2)
+
+
 def test_a_box_that_never_says_ready_still_gets_its_calls(raw_box, make_box):
     box = make_box(raw_box.port, timing=replace(FAST, lost_after=10))  # nor PONG
     seq = box.call("ILLEGAL_PLAY")
