@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 
 from engine import Position, parse_play
-from engine.notation import format_play
 from engine.transcript import Action, GameRecord, Transcript, parse_transcript, write_transcript
 from vision.synth.video import Turn
 
@@ -43,17 +42,28 @@ def read_game(text: str, number: int = 1) -> list[Turn]:
 
 
 def turns_transcript(variant: str, turns: list[Turn]) -> str:
-    """A game's plays as a one-game transcript (player 1 light, in the left column), so that
-    what a video of a game played by the engine shows can be compared with what was seen.
+    """A game of legal plays (:func:`selfplay_turns`) as a one-game transcript (player 1 light,
+    in the left column), so that what a video of it shows can be compared with what was seen.
+    Each play is written as the engine writes that legal play, hits marked: ``14/11*/5``, not
+    ``14/5``, which reads back as one checker passing the blot on 11.
 
     >>> print(turns_transcript("long", [Turn("light", (6, 5), [(24, 18), (18, 13)])]).splitlines()[-1])
       1) 65: 24/13
+    >>> hit = [Turn("light", (6, 4), [(24, 18), (13, 9)]), Turn("dark", (3, 3), [(13, 10), (10, 7), (7, 4), (6, 3)])]
+    >>> print(turns_transcript("backgammon", hit).splitlines()[-1])
+      1) 64: 24/18 13/9              33: 13/7*/4 6/3
     """
-    actions = tuple(Action(k // 2 + 1, COLOURS.index(t.colour), "play", tuple(t.dice),
-                           format_play([(src, dst, False) for src, dst in t.steps]))
-                    for k, t in enumerate(turns) if t.dice)
+    position = Position.start(variant)
+    actions = []
+    for k, t in enumerate(turns):
+        play = next((p for p in position.plays(*t.dice) if [(src, dst) for src, dst, _ in p.steps] == list(t.steps)),
+                    None)
+        if play is None:
+            raise ValueError(f"turn {k + 1} ({t.colour} {t.dice}: {t.steps}) is not a legal play")
+        actions.append(Action(k // 2 + 1, COLOURS.index(t.colour), "play", tuple(t.dice), str(play)))
+        position = play.position.swapped()
     tags = (("Variation", "LongNardy"),) if variant == "long" else ()
-    return write_transcript(Transcript(tags, 1, (GameRecord(1, (0, 0), actions),), ("light", "dark")))
+    return write_transcript(Transcript(tags, 1, (GameRecord(1, (0, 0), tuple(actions)),), ("light", "dark")))
 
 
 def selfplay_turns(variant: str, seed: int, turns: int) -> list[Turn]:
