@@ -481,6 +481,12 @@ class Tracker:
                 return
             first = thrower if thrower is not None else 0
             event = OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1)
+            if not self._at_start(logp):
+                # The game went on while no throw was read (dice too small or hidden): this is
+                # not the opening throw, and the record cannot follow the board. Nothing is
+                # called until a clearly legal play shows they agree again.
+                self.in_sync = False
+                self.note("unclear", what="the first throw seen comes after the board left the start", **info)
             self._submit(event, **info)
             return
         if thrower is not None and self.state.phase in ("turn", "played") and thrower != self._due()[0]:

@@ -175,7 +175,11 @@ class Watcher:
                 obs = self.observer(frame.image, frame.index)
                 stats.recognize_ms.append((time.perf_counter() - t0) * 1000)
                 if first:
-                    self._emit({"type": "calibration", **self.observer.calibration.to_json()})
+                    calibration = self.observer.calibration.to_json()
+                    warning = calibration.pop("warning")
+                    self._emit({"type": "calibration", **calibration})
+                    if warning:
+                        self._emit({"type": "warning", "text": warning})
                 t1 = time.perf_counter()
                 self.tracker.observe(obs, frame.time, frame.index)
                 stats.track_ms.append((time.perf_counter() - t1) * 1000)

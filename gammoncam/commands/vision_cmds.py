@@ -89,6 +89,8 @@ def _recognize(args) -> int:
             raise UsageError("--opening needs --variant (whose starting position the frame shows)")
         cal = calibrate(image, corners, args.variant, rec.checker_model)
         print(json.dumps(cal.to_json()))
+        if cal.warning:
+            print(f"gammoncam recognize: warning: {cal.warning}", file=sys.stderr)
         if not cal.accepted:
             print(f"gammoncam recognize: calibration rejected: {26 - cal.matches} of 26 locations do not show "
                   f"the starting position", file=sys.stderr)

@@ -150,6 +150,8 @@ def _printer(args):
         rest = {k: v for k, v in event.items() if k not in ("t", "frame", "type", "accepted")}
         if kind == "call":
             print(f"{t}  CALL {event['kind']} ({event['reason']}): {event['text']}", file=out, flush=True)
+        elif kind == "warning":
+            print(f"{t}  WARNING {event['text']}", file=out, flush=True)
         else:
             detail = " ".join(f"{k}={v}" for k, v in rest.items() if v is not None)
             print(f"{t}  {kind} {detail}", file=out, flush=True)

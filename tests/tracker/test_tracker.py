@@ -397,3 +397,18 @@ def test_a_double_after_an_unseen_turn_is_judged_as_the_doublers(tmp_path):
                      ("double", 2)]
     assert [r.reason for r in referee.rulings if not r.accepted] == ["not_cube_owner"]
     assert referee.state.cube == 2 and referee.state.owner == 0
+
+
+def test_a_game_that_went_on_unseen_is_not_judged(tmp_path):
+    """Dice too small to read: the first throw seen comes turns after the start. It is not the
+    opening throw the record takes it for, so the plays after it are not called (a false call
+    on a render at 854x480 before), and the tracker says it lost the game."""
+    rng = np.random.default_rng(10)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    later = start.apply("8/3 6/3").swapped().apply("24/20 13/8").swapped().apply("24/18 18/14")
+    after = later.swapped().apply("24/20 6/5").swapped()
+    events, referee = _tracked(tmp_path, [look(start), look(later, (4, 1), "left"), look(after, (4, 1), "left"),
+                                          look(after), look(after, (2, 1)), look(after.apply("14/13 24/22"), (2, 1))])
+    assert all(r.accepted for r in referee.rulings)
+    assert any(e["type"] == "unclear" and "left the start" in e.get("what", "") for e in events)
