@@ -456,7 +456,6 @@ class Tracker:
     def _throw(self, dice: DiceReading, logp: np.ndarray) -> None:
         if self.held is not None:
             self._resolve_held(logp)
-        state = self.state
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
         info = {"dice": list(dice.values), "player": None if thrower is None else thrower + 1}
         if self.pending is not None:
@@ -490,14 +489,13 @@ class Tracker:
             self._submit(event, **info)
             return
         if thrower is not None and self.state.phase in ("turn", "played") and thrower != self._due()[0]:
-            due, before = self._due()
-            if not self._shows(before, COLOUR[due], logp):
+            if self._board_moved(logp):
                 self._missed_turn(logp)
             elif self.variant == "backgammon":
                 # Nobody has played since the last play recorded, so the player due threw into
                 # the other's half: tournament dice lie in the thrower's right-hand half, so the
                 # throw does not count (RULES 2.3); it is not a missed turn.
-                self._submit(Throw(*dice.values, valid=False), dice=list(dice.values), player=due + 1,
+                self._submit(Throw(*dice.values, valid=False), dice=list(dice.values), player=self._due()[0] + 1,
                              why="the dice lie in the other player's half")
                 return
             else:  # long nardy: either half counts, so this is the throw of the player due
@@ -506,7 +504,7 @@ class Tracker:
         roll, p = dice.likely()
         if dice.valid and (p < HOLD or not dice.valid_sure) and self.state.phase in ("turn", "played"):
             self.held = dice  # recorded with the play, which tells the roll and that it counted (_resolve_held)
-            self.note("throw_unsure", dice=list(roll), probability=round(p, 3), counts=dice.valid_sure or "unsure",
+            self.note("throw_unsure", dice=list(roll), probability=round(p, 3), surely_counts=dice.valid_sure,
                       player=info["player"])
             return
         self._submit_throw(roll, dice)
@@ -516,12 +514,15 @@ class Tracker:
         the throw as counting, whatever the reader makes of a die (vid 7105: a flat die read as
         cocked once the first checker had moved), so it is held as perhaps counting and its
         play decides (:meth:`_resolve_held`)."""
-        if dice.valid or self.state.phase not in ("turn", "played"):
-            return dice
-        due, before = self._due()
-        if self._shows(before, COLOUR[due], logp):
+        if dice.valid or self.state.phase not in ("turn", "played") or not self._board_moved(logp):
             return dice
         return replace(dice, valid=True, valid_sure=False)
+
+    def _board_moved(self, logp: np.ndarray) -> bool:
+        """In phase "turn" or "played": whether the board no longer shows the position before
+        the turn of the player due (that player has begun to play, or played unseen)."""
+        due, before = self._due()
+        return not self._shows(before, COLOUR[due], logp)
 
     def _due(self) -> tuple[int, Position]:
         """In phase "turn" or "played": the player due to throw next, and the board before
@@ -547,8 +548,7 @@ class Tracker:
             return
         due, before = self._due()
         mover = held.thrower or COLOUR[due]
-        if not held.valid_sure and self._shows(before, mover, logp) and \
-                before.plays(*held.likely()[0])[0].steps:
+        if not held.valid_sure and not self._board_moved(logp) and before.plays(*held.likely()[0])[0].steps:
             self._submit_throw(held.likely()[0], replace(held, valid=False),
                                why="picked up unplayed: the throw did not count")
             return
@@ -675,8 +675,7 @@ class Tracker:
                 return
             if loc1 in COLOUR:
                 doubler = 1 - COLOUR.index(loc1)
-                if self.state.phase in ("turn", "played") and doubler != self._due()[0] and \
-                        not self._shows(self._due()[1], COLOUR[self._due()[0]], logp):
+                if self.state.phase in ("turn", "played") and doubler != self._due()[0] and self._board_moved(logp):
                     # The board shows the turn of the player due, never seen thrown: record it
                     # first, so the double is judged as the doubler's (vid 7105: an illegal
                     # redouble was taken for the owner's, the owner's turn unseen).

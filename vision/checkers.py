@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.rectify import Field, quad

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import (LONG_NARDY, InvalidPlayError, InvalidPositionError, Position, format_play,

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from engine.position import Position
 from gammoncam.cli import main
