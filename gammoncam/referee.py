@@ -75,6 +75,7 @@ class Referee:
             profile = stored
         elif profile is None:
             raise LogError(f"{path}: no log there to resume; a new one needs a profile")
+        db = None
         try:
             if not exists:
                 _create_log(path, profile)
@@ -83,6 +84,8 @@ class Referee:
             db.execute("PRAGMA synchronous=FULL")
             rows = db.execute("SELECT seq, event FROM events ORDER BY seq").fetchall()
         except (sqlite3.Error, OSError) as exc:  # a folder that is not there, a read-only disk
+            if db is not None:
+                db.close()
             raise LogError(f"{path}: cannot open the log there ({exc})") from None
         referee = cls(profile, mode=mode, listeners=())
         for expected, (seq, text) in enumerate(rows, 1):

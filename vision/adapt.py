@@ -145,8 +145,10 @@ class Calibration:
         return None
 
     def colour_reader(self) -> CheckerColours | None:
-        """The colours every later frame's stacks are read with, or None for the network's own."""
-        return None if self.colours_told else self.colours
+        """The colours every later frame's stacks are read with, or None for the network's own
+        (also when the calibration was rejected: colours learned from a frame that was not
+        the opening are not this board's)."""
+        return None if self.colours_told or not self.accepted else self.colours
 
     def to_json(self) -> dict:
         return {"corners": np.round(self.corners, 2).tolist(), "bar_share": round(self.bar, 4),

@@ -62,7 +62,8 @@ def _recognize(args) -> int:
             saved = json.loads(Path(args.corners).read_text())
             if isinstance(saved, dict):  # a calibration's output: the bar and, if needed, the colours
                 bar = saved.get("bar_share")
-                if saved.get("colours_told_by_network") is False and saved.get("checker_colours"):
+                if saved.get("accepted") is True and saved.get("colours_told_by_network") is False \
+                        and saved.get("checker_colours"):
                     colours = CheckerColours.from_json(saved["checker_colours"])
         except (ValueError, KeyError, TypeError, OSError) as exc:
             raise UsageError(f"cannot read corners from {args.corners}: {exc}") from None
