@@ -9,8 +9,9 @@ best reading with the truth's recognizer form:
 - dice (the two values and whether the throw counts) and cube (value and location), over the
   frames that have them, when those stages are installed;
 - milliseconds per frame (median and 90th percentile, decoding excluded);
-- the dice reader's reliability: each die found on a true die, binned by how sure the reading
-  was, against how often it was right (the measurement behind :data:`vision.dice.RELIABILITY`);
+- the dice reader's reliability: every face of each die found on a true die, binned by the
+  probability the reader gave it, against how often it was the die's top face (the measurement
+  behind :data:`vision.dice.FACE_CALIBRATION`);
 - every figure also over the frames with no hand over the board;
 - the corner finder alone (:func:`corner_accuracy`): pixel error against the truth's corners,
   the share of frames within 1% and 2% of the image diagonal, failures, milliseconds.
@@ -108,9 +109,9 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
 
 
 def dice_readings(truth: dict, obs, field) -> list:
-    """[how sure, right, probability given to the true face] for each die read on one of the
-    truth's dice (false finds are left out: what is binned is how far a reading of a real die
-    can be trusted)."""
+    """[the reader's own probabilities of 1..6, the true face, cocked] for each die read on one
+    of the truth's dice (false finds are left out: what is binned is how far a reading of a real
+    die can be trusted)."""
     from vision import dice
 
     true = dice.targets(truth, field)[0]
@@ -118,25 +119,32 @@ def dice_readings(truth: dict, obs, field) -> list:
     for d in obs.dice:
         near = min(true, key=lambda t: np.hypot(*(np.asarray(d["uv"]) - t[0])), default=None)
         if near is not None and np.hypot(*(np.asarray(d["uv"]) - near[0])) < 0.03:
-            face = dice.READINGS[near[1]][1]
-            out.append([d["read"], int(np.argmax(d["faces"])) + 1 == face, round(float(d["faces"][face - 1]), 6)])
+            how, face = dice.READINGS[near[1]]
+            out.append([np.round(d["read"], 6).tolist(), face, how == "cocked"])
     return out
 
 
-RELIABILITY_BINS = (0.0, 0.6, 0.9, 0.99, 0.999, 1.0)
+def reliability(rows: list, ruled_out: float = 0.002) -> dict:
+    """Every face of every die read, binned as :data:`vision.dice.FACE_CALIBRATION` is, with how
+    many were the die's top face; the dice read wrong; and the dice whose true face the
+    calibrated reading gives less than ``ruled_out`` (flat and cocked apart): with the other die
+    read right, their true roll is less likely than the tracker's floor
+    (``gammoncam.tracker.MISREAD_FLOOR``), so a legal play of it could be called."""
+    from vision.dice import FACE_CALIBRATION, honest
 
-
-def reliability(rows: list, ruled_out: float = 0.002) -> list:
-    """Dice read, and read wrong, in each bin of how sure the reading was; and how many gave
-    their true face less than ``ruled_out``: with the other die read right, the true roll is then
-    less likely than the tracker's floor (``gammoncam.tracker.MISREAD_FLOOR``), so a legal play
-    of it could be called."""
     reads = [r for row in rows for r in row.get("dice_read", [])]
-    out = []
-    for lo, hi in zip(RELIABILITY_BINS, RELIABILITY_BINS[1:]):
-        inside = [r for r in reads if lo <= r[0] < hi or (hi == 1.0 and r[0] == 1.0)]
-        out.append({"sure": [lo, hi], "dice": len(inside), "wrong": sum(not r[1] for r in inside),
-                    "true_face_ruled_out": sum(r[2] < ruled_out for r in inside)})
+    edges = [lo for lo, _ in FACE_CALIBRATION] + [1.0 + 1e-9]
+    bins = [{"read": [lo, min(hi, 1.0)], "faces": 0, "true": 0} for lo, hi in zip(edges, edges[1:])]
+    out = {"dice": len(reads), "wrong": 0, "true_face_ruled_out": {"flat": 0, "cocked": 0}, "bins": bins}
+    for faces, face, cocked in reads:
+        raw = np.asarray(faces, np.float64) / max(float(np.sum(faces)), 1e-12)
+        for k, q in enumerate(raw):
+            b = bins[int(np.searchsorted(edges, q, side="right")) - 1]
+            b["faces"] += 1
+            b["true"] += k + 1 == face
+        out["wrong"] += int(np.argmax(raw)) + 1 != face
+        if honest(raw)[face - 1] < ruled_out:
+            out["true_face_ruled_out"]["cocked" if cocked else "flat"] += 1
     return out
 
 

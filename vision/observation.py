@@ -40,7 +40,7 @@ class Observation:
 
     points: dict  # row -> (12, 31) probabilities
     bar: dict  # colour -> (31,) probabilities (only that colour's classes are meaningful)
-    dice: list = field(default_factory=list)  # per die: {"faces": (6,) probs, "read": top before honest(), "flat": p, ...}
+    dice: list = field(default_factory=list)  # per die: {"faces": (6,) probs, "read": (6,) the reader's own, "flat": p, ...}
     throw_valid: float = 0.0  # probability that the throw counts (RULES 2.3)
     cube: dict | None = None  # {"value": (7,) probs over CUBE_VALUES, "location": (3,) probs}
     extra: dict = field(default_factory=dict)

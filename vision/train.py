@@ -175,6 +175,9 @@ def export_onnx(net, out: Path) -> None:
 
 # --- dice and cube -------------------------------------------------------------------------
 
+DICE_CUT = 2  # what a dice cache holds: 2 added false finds on the bar and on checkers
+
+
 def _cut_dice(job):
     from vision import dice
 
@@ -192,10 +195,16 @@ def _cut_dice(job):
         for _ in range(3):
             crops.append(dice.reading_crop(image, field, uv, jitter=rng))
             labels.append(label)
-    # False finds: random places on and round the board, and checkers, away from dice and cube.
+    # False finds, away from dice and cube: random places on and round the board, and where the
+    # finder's false finds were read as a cube on test renders: the bar (its hinges, its ends
+    # where an owned cube lies) and checkers.
     taken = [uv for uv, _ in found + cube]
-    for _ in range(6):
-        uv = np.array([rng.uniform(-0.1, 1.1), rng.uniform(-0.3, 1.3)])
+    checker_places = [field.to_field([[(o["box"][0] + o["box"][2]) / 2, (o["box"][1] + o["box"][3]) / 2]])[0]
+                      for o in truth["objects"] if o["class"].startswith("checker") and o["box"] is not None]
+    places = [np.array([rng.uniform(-0.1, 1.1), rng.uniform(-0.3, 1.3)]) for _ in range(6)]
+    places += [np.array([0.5 + rng.normal(0, 0.01), rng.uniform(0.03, 0.97)]) for _ in range(2)]
+    places += [checker_places[i] for i in rng.choice(len(checker_places), min(2, len(checker_places)), replace=False)]
+    for uv in places:
         if all(np.hypot(*(uv - t)) > 0.05 for t in taken):
             crops.append(dice.reading_crop(image, field, uv, jitter=rng))
             labels.append(len(dice.READINGS) - 1)
@@ -211,9 +220,10 @@ def dice_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
     cache = directory / "dice_data.npz"
     if cache.exists():
         d = np.load(cache)
-        if d["crops"].shape[1] == dice.CROP and d["heats"].shape[2] * dice.STRIDE == dice.VIEW_SIZE:
+        if (d["crops"].shape[1] == dice.CROP and d["heats"].shape[2] * dice.STRIDE == dice.VIEW_SIZE
+                and "version" in d.files and int(d["version"]) == DICE_CUT):
             return d
-        print(f"{cache} was cut for other view or crop sizes: cutting again")
+        print(f"{cache} was cut for other view or crop sizes, or other false finds: cutting again")
     n = len(list((directory / "truth").glob("*.json")))
     jobs = [(directory, i, jitter_seed) for i in range(n)]
     views, heats, crops, labels = [], [], [], []
@@ -224,7 +234,7 @@ def dice_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0):
             crops.append(c)
             labels.append(lab)
     np.savez(cache, views=np.stack(views), heats=np.stack(heats), crops=np.concatenate(crops),
-             labels=np.concatenate(labels))
+             labels=np.concatenate(labels), version=DICE_CUT)
     return np.load(cache)
 
 
