@@ -193,6 +193,7 @@ def _possible(before: Position, after: Position) -> bool:
 
 
 # --- dice and cube readings ----------------------------------------------------------------
+ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))  # larger die first
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
 MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
@@ -287,12 +288,13 @@ def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
     A play read as illegal for the dice recorded but legal for dice the reader may have seen
     more likely tells of a misread die than of a wrong play: no call on it (a false call costs
     more than a missed one). ``faces``: each die's probabilities of 1..6, as often right as the
-    reader's readings that sure turned out (:func:`vision.dice.honest`): a face the reader gave
-    less than 0.02 is taken as 0.0008 likely, so a roll one die away from dice read surely is
-    below ``floor`` and a play of the wrong number is called, while a face the reader gave a
-    share of its own (0.02 and above: 3% to 15% right) makes its roll possible. Of 2,265 dice
-    found on 1,550 renders not used in training (the calibration and test sets), no flat die
-    (2,178) gave its true face less than 0.02; six cocked dice did (such a throw does not
+    reader's readings that sure turned out (:func:`vision.dice.honest`): on a die read 0.9 or
+    surer, a face the reader gave less than 0.02 is taken as 0.0006 likely, so a roll one die
+    away from two dice read surely is below ``floor`` and a play of the wrong number is called;
+    on a die read less surely such a face stays 0.012 likely, and a face given a share of its
+    own (0.02 and above) was the true one 1-17% of the time: their rolls stay possible. Of 2,268
+    dice found on 1,550 renders not used in training (the calibration and test sets), no flat
+    die had its true face put under ``floor``; four cocked dice did (such a throw does not
     count: RULES 2.3).
     """
     if len(faces) != 2:
@@ -308,7 +310,7 @@ def roll_probabilities(faces: tuple) -> dict:
     """Each roll (larger die first) and its probability from the two dice's faces."""
     a, b = faces
     return {(d1, d2): float(a[d1 - 1] * b[d2 - 1] + (a[d2 - 1] * b[d1 - 1] if d1 != d2 else 0.0))
-            for d1 in range(1, 7) for d2 in range(1, d1 + 1)}
+            for d1, d2 in ROLLS}
 
 
 def read_cube(obs: Observation, sure: float = 0.9) -> tuple | None | str:
@@ -329,10 +331,21 @@ def opponent_played(before: Position, after: Position) -> bool:
     """Is ``after`` (seen from the mover) a legal play of some roll by the *opponent* from
     ``before``? Then the board tells of a turn the tracker missed, not of a foul."""
     theirs, seen = before.swapped(), after.swapped()
-    return any(theirs.check(d1, d2, seen).legal for d1 in range(1, 7) for d2 in range(1, d1 + 1))
+    return any(theirs.check(d1, d2, seen).legal for d1, d2 in ROLLS)
 
 
 # --- the tracker ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class UnseenTurn:
+    """A turn whose throw was never seen, read off the board."""
+
+    side: int
+    roll: tuple
+    decision: Decision
+    rolls: tuple  # every roll that makes the same play
+    glimpse: DiceReading | None  # a look at the dice too unsure to record a throw from
+
+
 @dataclass
 class Pending:
     """A play read as unclear, waiting for more frames."""
@@ -370,6 +383,7 @@ class Tracker:
     # tell which of the rolls that make the play on view was thrown (vid 7119: 4-3, 5-2 and 6-1
     # make the same play; a glimpse of a 6 or a 3 and a 1 tells 6-1).
     glimpses: list = field(default_factory=list)
+    unseen: UnseenTurn | None = None  # a turn read off the board, its throw unseen, until it is surely over
     last_logp: np.ndarray | None = None
     stats: dict = field(default_factory=lambda: {"observations": 0, "legal": 0, "illegal": 0, "unclear": 0,
                                                 "unclear_resolved": 0, "benefit_of_doubt": 0})
@@ -401,6 +415,8 @@ class Tracker:
         self.stats["observations"] += 1
         logp = log_probs(obs)
         self.last_logp = logp
+        if self.unseen is not None and self._at_start(logp):
+            self._settle_unseen()  # the board set up again: the turn read off it ended the game
         state = self.state
         if state.phase in ("ready", "game_over", "doubled") and self._at_start(logp):
             if state.phase == "doubled":
@@ -438,13 +454,18 @@ class Tracker:
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
             self._throw(dice, logp)
+            self.glimpses = []  # what they could tell of a turn unseen was told by now
             self.dice_seen = dice
         elif dice is None and seen is not None:
             self._picked_up(logp)
             self.dice_seen = None
+        elif dice is None:
+            self._unseen_turn(logp)
 
     def finish(self) -> None:
-        """The source ended: settle what waits (an unclear play, a double never answered)."""
+        """The source ended: settle what waits (a turn read off the board, an unclear play, a
+        double never answered)."""
+        self._settle_unseen()
         if self.held is not None and self.last_logp is not None:
             self._resolve_held(self.last_logp)
         if self.pending is not None:
@@ -479,12 +500,11 @@ class Tracker:
         self.glimpses = [g for g in self.glimpses if not g.same_throw(dice)][-1:] + [look]
 
     def _throw(self, dice: DiceReading, logp: np.ndarray) -> None:
-        try:
-            self._throw_seen(dice, logp)
-        finally:
-            self.glimpses = []  # what they could tell of a turn unseen was told by now
-
-    def _throw_seen(self, dice: DiceReading, logp: np.ndarray) -> None:
+        if self.unseen is not None:
+            if dice.thrower is not None and COLOUR.index(dice.thrower) != self.unseen.side:
+                self._settle_unseen()  # the other player threw: the turn read off the board is over
+            else:
+                self.unseen = None  # the player's own dice, read at last: their turn is followed as seen
         if self.held is not None:
             self._resolve_held(logp)
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
@@ -494,8 +514,11 @@ class Tracker:
         if self.state.phase == "moving":  # the dice changed while a play was open: the turn ended
             self._end_play(logp)
         if self.state.phase == "doubled":
-            if thrower is None or thrower == self.state.on_roll:
-                self._submit(Take(), inferred="the doubler threw")
+            # Throws go on only after a take (a drop ends the game): the take went unseen. The
+            # taker's throw tells that the doubler's turn went unseen too (vid 7116: a false
+            # out-of-turn call when only the doubler's throw was taken for a take).
+            self._submit(Take(), inferred="the doubler threw" if thrower in (None, self.state.on_roll)
+                         else "the game went on")
         if self.state.phase in ("ready", "game_over") and self.variant == "long":
             if self._at_start(logp) or self.state.phase == "ready":
                 self._new_game(first=thrower if thrower is not None else 0)
@@ -601,27 +624,86 @@ class Tracker:
         """The other player threw (``thrown``, when it was their throw that told) or doubled
         while the player on roll had no throw seen: that throw and its play were missed (dice
         never read with confidence). The board shows the play, so the roll and legal play that
-        explain it best are recorded; of the rolls that make that play, the one a glimpse of
-        the missed dice makes likeliest. When no play is clearly legal the likeliest stands on
-        the benefit of the doubt (the turns must stay in order) and nothing is called until a
-        clearly legal play shows the record agrees with the board again."""
+        explain it best are recorded (:meth:`_read_off_board`). When no play is clearly legal
+        the likeliest stands on the benefit of the doubt (the turns must stay in order) and
+        nothing is called until a clearly legal play shows the record agrees with the board."""
         side, before = self._due()  # whose turn was missed, and the board before it
-        found = [(decision.margin, (d1, d2), decision)
-                 for d1 in range(1, 7) for d2 in range(1, d1 + 1)
-                 for decision in [decode(before, (d1, d2), COLOUR[side], logp, self.thresholds)]]
-        _, roll, decision = min(found, key=lambda f: f[0])
+        read = self._read_off_board([(side, before, roll) for roll in ROLLS], logp, thrown)
+        decision = read.decision
         if decision.kind != "legal":
             decision = Decision("unclear", decision.best_legal, decision.margin, decision.candidates,
                                 decision.best_legal)
-        rolls = sorted({r for m, r, d in found if d.kind == "legal" and d.position == decision.position})
-        glimpse = next((g for g in reversed(self.glimpses) if thrown is None or not g.same_throw(thrown)), None)
+        self.unseen = replace(read, decision=decision)
+        self._settle_unseen()
+
+    def _unseen_turn(self, logp: np.ndarray) -> None:
+        """No dice on view and no throw seen, yet the board surely shows a play of the player
+        due, clearly legal for some roll: the throw was never read (dice too small or hidden,
+        vid 7116). The latest such play is kept as the turn's (a play half made can be another
+        roll's whole play: 24/18 of a 6-4 is a 4-2), and recorded once the turn is surely over:
+        the board shows the other player's legal play on top of it, or their throw or double is
+        seen (:meth:`_settle_unseen`). The opening likewise, of either player (backgammon; in
+        long nardy the first throw seen starts the game)."""
+        if self.held is not None or self.pending is not None or not self.in_sync:
+            return
+        state = self.state
+        if state.phase == "doubled" and self._margin(state.position, COLOUR[state.on_roll], logp) >= self.thresholds.call:
+            self._submit(Take(), inferred="the game went on")  # a drop ends the game: the take went unseen
+        if self.unseen is not None:
+            theirs = 1 - self.unseen.side
+            after = self.unseen.decision.position.swapped()  # the board before their turn, from their side
+            read = self._read_off_board([(theirs, after, r) for r in ROLLS], logp, keep_glimpses=True)
+            if read.decision.kind == "legal" and self._margin(after, COLOUR[theirs], logp) >= self.thresholds.call:
+                self._settle_unseen()
+                self.unseen = read
+                return
+        phase = self.state.phase
+        if phase == "opening" and self.variant == "backgammon":
+            start = self.state.position
+            if self._margin(start, "light", logp) < self.thresholds.call:
+                return
+            options = [(side, start, roll) for side in (0, 1) for roll in ROLLS if roll[0] != roll[1]]
+        elif phase in ("turn", "played") and self._board_moved(logp):
+            side, before = self._due()
+            options = [(side, before, roll) for roll in ROLLS]
+        else:
+            return
+        read = self._read_off_board(options, logp, keep_glimpses=True)
+        if read.decision.kind == "legal":
+            self.unseen = read
+
+    def _settle_unseen(self) -> None:
+        """Record the turn read off the board while its throw went unseen, if one waits."""
+        read, self.unseen = self.unseen, None
+        if read is None:
+            return
         self.glimpses = []
+        self.note("turn_missed", player=read.side + 1, decision=read.decision.kind, rolls=[list(r) for r in read.rolls],
+                  glimpse=None if read.glimpse is None else list(read.glimpse.values))
+        if self.state.phase == "opening":  # each player's die, light's first; the higher moves first (RULES 2.1)
+            roll = read.roll if read.side == 0 else read.roll[::-1]
+            self._submit(OpeningThrow(*roll), dice=list(read.roll), player=read.side + 1,
+                         inferred="the throw was not seen")
+        else:
+            self._submit(Throw(*read.roll), dice=list(read.roll), player=read.side + 1,
+                         inferred="the throw was not seen")
+        self._play(read.decision, read.side, read.roll, inferred="the throw was not seen")
+
+    def _read_off_board(self, options: list, logp: np.ndarray, thrown: DiceReading | None = None,
+                        keep_glimpses: bool = False) -> UnseenTurn:
+        """Of ``options`` ((side, board before, roll) for a throw never seen), the play that best
+        explains the board, and of the rolls that make it, the one a glimpse of the unseen dice
+        makes likeliest (the first without one)."""
+        found = [(decision.margin, side, roll, decision) for side, before, roll in options
+                 for decision in [decode(before, roll, COLOUR[side], logp, self.thresholds)]]
+        _, side, roll, decision = min(found, key=lambda f: f[0])
+        rolls = sorted({r for m, s, r, d in found if s == side and d.kind == "legal" and d.position == decision.position})
+        glimpse = next((g for g in reversed(self.glimpses) if thrown is None or not g.same_throw(thrown)), None)
+        if not keep_glimpses:
+            self.glimpses = []
         if glimpse is not None and len(rolls) > 1:
             roll = max(rolls, key=roll_probabilities(glimpse.faces).get)
-        self.note("turn_missed", player=side + 1, decision=decision.kind, rolls=[list(r) for r in rolls],
-                  glimpse=None if glimpse is None else list(glimpse.values))
-        self._submit(Throw(*roll), dice=list(roll), player=side + 1, inferred="the throw was not seen")
-        self._play(decision, side, roll, inferred="the throw was not seen")
+        return UnseenTurn(side, roll, decision, tuple(rolls), glimpse)
 
     def _picked_up(self, logp: np.ndarray) -> None:
         if self.held is not None:
@@ -694,6 +776,7 @@ class Tracker:
     # -- the cube -------------------------------------------------------------------------
     def _cube(self, old: tuple, new: tuple, logp: np.ndarray) -> None:
         (v0, loc0), (v1, loc1) = old, new
+        self._settle_unseen()  # a cube action comes between turns
         if self.held is not None:  # the cube turned: the held throw's turn is over
             self._resolve_held(logp)
         phase = self.state.phase

@@ -45,15 +45,19 @@ FIND = 0.08  # the finder's heat above which a place is read
 APART = 8  # view pixels (0.03 u): two finds closer than that are one object
 PRESENT = 0.12  # heat times the reader's "a die" at least this: a die (on renders this keeps 98.8%
 # of true dice and drops half of the false finds, e.g. a checker's rim read as a die off the board)
-# How often a face the reader gave a probability in [lower edge, next edge) was the die's top face:
-# every face of every die found on a true die (cocked ones too) of 1,000 renders not used in
-# training (`synth images --n 1000 --seed 7001`; `gammoncam eval-vision`, "dice_reliability"),
-# each as (true + 1) / (faces + 2) so that no bin is taken as never right or never wrong.
-# The reader was trained with label smoothing, so its surest readings top out near 0.98 and
-# its raw probabilities of the other faces (0.001-0.01) say little: below 0.02 a face was the
-# true one 4 times in 6,514, all on cocked dice (0 in 6,385 faces of flat dice).
-FACE_CALIBRATION = ((0.0, 0.00077), (0.02, 0.034), (0.05, 0.057), (0.1, 0.15), (0.3, 0.50),
-                    (0.6, 0.79), (0.9, 0.985), (0.98, 0.987), (0.99, 0.9988))
+# How often a face the reader gave a probability in [lower edge, next edge) was the die's top face,
+# on dice read at SURE_DIE or surer ("sure") and on the others ("unsure"): every face of every
+# die found on a true die (cocked ones too) of 1,000 renders not used in training (`synth images
+# --n 1000 --seed 7001`; `gammoncam eval-vision`, "dice_reliability"), each as (true + 1) /
+# (faces + 2) so that no bin is taken as never right or never wrong. The reader was trained with
+# label smoothing, so its surest readings top out near 0.98 and the thousandths it leaves the
+# other faces say little: on a sure die a face under 0.02 was the top face 4 times in 6,360 (all
+# on cocked dice); on an unsure die, 2 in 202 (one flat, read 0.66 under a hand).
+SURE_DIE = 0.8
+FACE_CALIBRATION = {
+    "sure": ((0.0, 0.00079), (0.02, 0.016), (0.05, 0.052), (0.8, 0.917), (0.9, 0.978), (0.98, 0.989), (0.99, 0.9989)),
+    "unsure": ((0.0, 0.0147), (0.02, 0.054), (0.05, 0.071), (0.1, 0.184), (0.3, 0.435), (0.6, 0.683)),
+}
 
 
 def view(image: np.ndarray, field: Field) -> np.ndarray:
@@ -131,15 +135,17 @@ def peaks(heat: np.ndarray, threshold: float, k: int) -> list:
 
 
 def honest(faces: np.ndarray) -> np.ndarray:
-    """A die's face probabilities as often right as the reader's readings that sure turned out
-    (:data:`FACE_CALIBRATION`), normalised: no face is ruled out more firmly, or taken as
-    surer, than the reader has earned.
+    """A die's face probabilities, each as often right as faces the reader gave that probability
+    on dice read as surely turned out (:data:`FACE_CALIBRATION`), normalised: no face is ruled
+    out more firmly, or taken as surer, than the reader has earned.
 
     >>> np.round(honest(np.array([0.0, 0.0, 0.0, 0.0, 0.0, 1.0])), 5).tolist()
-    [0.00076, 0.00076, 0.00076, 0.00076, 0.00076, 0.9962]
+    [0.00078, 0.00078, 0.00078, 0.00078, 0.00078, 0.9961]
+    >>> np.round(honest(np.array([0.02, 0.0, 0.0, 0.0, 0.28, 0.7])), 3).tolist()  # unsure: no face ruled out
+    [0.056, 0.015, 0.015, 0.015, 0.19, 0.709]
     """
     faces = np.asarray(faces, np.float64) / max(float(np.sum(faces)), 1e-12)
-    edges, rates = np.array(FACE_CALIBRATION).T
+    edges, rates = np.array(FACE_CALIBRATION["sure" if faces.max() >= SURE_DIE else "unsure"]).T
     # tilted by at most 1% so that faces in one bin keep the reader's order (its likeliest face
     # stays the likeliest)
     earned = rates[np.searchsorted(edges, faces, side="right") - 1] * (1 + 0.01 * faces)

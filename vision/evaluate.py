@@ -125,26 +125,30 @@ def dice_readings(truth: dict, obs, field) -> list:
 
 
 def reliability(rows: list, ruled_out: float = 0.002) -> dict:
-    """Every face of every die read, binned as :data:`vision.dice.FACE_CALIBRATION` is, with how
-    many were the die's top face; the dice read wrong; and the dice whose true face the
-    calibrated reading gives less than ``ruled_out`` (flat and cocked apart): with the other die
-    read right, their true roll is less likely than the tracker's floor
-    (``gammoncam.tracker.MISREAD_FLOOR``), so a legal play of it could be called."""
-    from vision.dice import FACE_CALIBRATION, honest
+    """Every face of every die read, binned as :data:`vision.dice.FACE_CALIBRATION` is (dice read
+    surely and not apart), with how many were the die's top face; the dice read wrong; and the
+    dice whose true face the calibrated reading gives less than ``ruled_out`` (flat and cocked
+    apart): with the other die read right, their true roll is less likely than the tracker's
+    floor (``gammoncam.tracker.MISREAD_FLOOR``), so a legal play of it could be called."""
+    from vision.dice import FACE_CALIBRATION, SURE_DIE, honest
 
     reads = [r for row in rows for r in row.get("dice_read", [])]
-    edges = [lo for lo, _ in FACE_CALIBRATION] + [1.0 + 1e-9]
-    bins = [{"read": [lo, min(hi, 1.0)], "faces": 0, "true": 0} for lo, hi in zip(edges, edges[1:])]
-    out = {"dice": len(reads), "wrong": 0, "true_face_ruled_out": {"flat": 0, "cocked": 0}, "bins": bins}
+    out = {"dice": len(reads), "wrong": 0, "true_face_ruled_out": {"flat": 0, "cocked": 0}}
+    edges, bins = {}, {}
+    for kind, table in FACE_CALIBRATION.items():
+        edges[kind] = [lo for lo, _ in table] + [1.0 + 1e-9]
+        bins[kind] = [{"read": [lo, min(hi, 1.0)], "faces": 0, "true": 0} for lo, hi in zip(edges[kind], edges[kind][1:])]
     for faces, face, cocked in reads:
         raw = np.asarray(faces, np.float64) / max(float(np.sum(faces)), 1e-12)
+        kind = "sure" if raw.max() >= SURE_DIE else "unsure"
         for k, q in enumerate(raw):
-            b = bins[int(np.searchsorted(edges, q, side="right")) - 1]
+            b = bins[kind][int(np.searchsorted(edges[kind], q, side="right")) - 1]
             b["faces"] += 1
             b["true"] += k + 1 == face
         out["wrong"] += int(np.argmax(raw)) + 1 != face
         if honest(raw)[face - 1] < ruled_out:
             out["true_face_ruled_out"]["cocked" if cocked else "flat"] += 1
+    out["bins"] = bins
     return out
 
 

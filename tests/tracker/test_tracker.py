@@ -333,6 +333,57 @@ def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_pa
     assert [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [("no_such_play", 1)]
 
 
+def test_turns_whose_dice_are_never_read_are_read_off_the_board(tmp_path):
+    """RULES 2.1, 3: dice too small to read (vid 7116, a board 165 px wide): the opening and
+    each turn after it are read off the board once the dice are gone and the play on view is
+    clearly legal for some roll; a play half made (one die of two moved) waits; nothing is
+    called."""
+    rng = np.random.default_rng(11)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")  # 3-1, the only roll that plays so
+    dark_half = light_opened.swapped().apply("24/18").swapped()
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()  # 6-4
+    light_played = dark_played.apply("13/8 13/11")  # 5-2
+    events, referee = _tracked(tmp_path, [look(start), look(light_opened), look(dark_half), look(dark_played),
+                                          look(light_played), look(light_played, (6, 3), "left")])
+    assert [(e["type"], e["dice"], e["player"]) for e in events if e["type"] in ("opening", "throw")] == [
+        ("opening", [3, 1], 1), ("throw", [6, 4], 2), ("throw", [5, 2], 1), ("throw", [6, 3], 2)]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "13/11 13/8"]
+    assert all(e["inferred"] == "the throw was not seen" for e in events if e["type"] == "play")
+    assert not [e for e in events if not e.get("accepted", True)] and referee.state.on_roll == 1
+
+
+def test_a_take_never_seen_is_read_from_the_game_going_on(tmp_path):
+    """RULES 5: light doubles; the cube is not read again (too small), light throws and plays
+    unseen, dark's throw is seen. The game went on, so the double was taken (a drop ends the
+    game): no out-of-turn call on dark's throw (vid 7116 called one)."""
+    from vision.observation import CUBE_VALUES
+
+    rng = np.random.default_rng(12)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+
+    def with_cube(obs, value, location):
+        obs.cube = {"value": np.eye(len(CUBE_VALUES))[CUBE_VALUES.index(value)],
+                    "location": np.eye(3)[("middle", "light", "dark").index(location)]}
+        return obs
+
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    light_played = dark_played.apply("13/8 13/11")
+    events, referee = _tracked(tmp_path, [
+        with_cube(look(start), 1, "middle"), with_cube(look(start, (3, 1)), 1, "middle"),
+        with_cube(look(light_opened, (3, 1)), 1, "middle"), with_cube(look(light_opened), 1, "middle"),
+        with_cube(look(dark_played, (6, 4), "left"), 1, "middle"), with_cube(look(dark_played), 1, "middle"),
+        with_cube(look(dark_played), 2, "dark"), look(light_played), look(light_played, (6, 3), "left")])
+    kinds = [(e["type"], e.get("player"), e.get("inferred")) for e in events]
+    assert ("double", 1, None) in kinds and ("take", None, "the game went on") in kinds
+    assert [e["play"] for e in events if e["type"] == "play"][-1] == "13/11 13/8"
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert referee.state.cube == 2 and referee.state.on_roll == 1
+
+
 def test_a_checker_model_that_is_not_one_exits_2_with_one_line(tmp_path, capsys):
     wrong = Path(__file__).resolve().parents[2] / "models" / "dice_reader.onnx"  # a real ONNX, another task
     code = main(["watch", "--video", str(CLIP), "--corners-file", str(DATA / "stage.json"), "--checker-model",

@@ -58,7 +58,7 @@ def test_probabilities_are_distributions(recognizer, frames):
     for die in obs.dice:
         # a die is never surer than the reader's readings that sure turned out, and no face is ruled out
         assert np.isclose(np.sum(die["faces"]), 1.0)
-        assert np.max(die["faces"]) <= FACE_CALIBRATION[-1][1] and np.min(die["faces"]) >= FACE_CALIBRATION[0][1] / 2
+        assert np.max(die["faces"]) <= FACE_CALIBRATION["sure"][-1][1] and np.min(die["faces"]) >= FACE_CALIBRATION["sure"][0][1] / 2
 
 
 def test_observation_form():
@@ -191,9 +191,11 @@ def test_eval_vision_writes_its_figures_and_pictures(tmp_path):
     report = json.loads((tmp_path / "eval" / "report.json").read_text())
     assert report["frames"] == 4 and 0.0 <= report["all"]["point_accuracy"] <= 1.0
     reliability = report["all"]["dice_reliability"]
-    assert [b["read"][0] for b in reliability["bins"]] == [lo for lo, _ in FACE_CALIBRATION]
-    assert sum(b["faces"] for b in reliability["bins"]) == 6 * reliability["dice"]
-    assert sum(b["true"] for b in reliability["bins"]) == reliability["dice"]
+    for kind, table in FACE_CALIBRATION.items():
+        assert [b["read"][0] for b in reliability["bins"][kind]] == [lo for lo, _ in table]
+    every = reliability["bins"]["sure"] + reliability["bins"]["unsure"]
+    assert sum(b["faces"] for b in every) == 6 * reliability["dice"]
+    assert sum(b["true"] for b in every) == reliability["dice"]
     assert sum(reliability["true_face_ruled_out"].values()) <= reliability["wrong"] <= reliability["dice"]
     for picture in ("confusion.png", "error_map.png"):
         assert cv2.imread(str(tmp_path / "eval" / picture)) is not None
