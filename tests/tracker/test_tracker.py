@@ -331,6 +331,16 @@ def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_pa
     assert [e["probability"] < 0.99 for e in events if e["type"] == "throw_unsure"] == [True]
     assert [e["dice"] for e in events if e["type"] == "throw"][-1] == [6, 1]
     assert [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [("no_such_play", 1)]
+    # played as the 6-4 the faces leave 5% likely: no call, the roll that explains the play is
+    # recorded, and the moment is marked unclear for the official
+    played_64 = dark_played.apply("13/7 13/9")
+    (tmp_path / "64").mkdir()
+    events, _ = _tracked(tmp_path / "64", [look(start), look(start, (3, 1)), look(light_played, (3, 1)),
+                                           look(light_played), look(dark_played, (6, 4), "left"),
+                                           look(dark_played), unsure(dark_played), unsure(played_64), look(played_64)])
+    assert [e["dice"] for e in events if e["type"] == "throw"][-1] == [6, 4]
+    assert [e.get("played_as") for e in events if e["type"] == "unclear"] == [[6, 4]]
+    assert all(e.get("accepted", True) for e in events)
 
 
 def test_turns_whose_dice_are_never_read_are_read_off_the_board(tmp_path):
