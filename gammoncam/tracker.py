@@ -656,7 +656,7 @@ class Tracker:
         if self.unseen is not None:
             theirs = 1 - self.unseen.side
             after = self.unseen.decision.position.swapped()  # the board before their turn, from their side
-            read = self._read_off_board([(theirs, after, r) for r in ROLLS], logp, keep_glimpses=True)
+            read = self._read_off_board([(theirs, after, r) for r in ROLLS], logp)
             if read.decision.kind == "legal" and self._margin(after, COLOUR[theirs], logp) >= self.thresholds.call:
                 self._settle_unseen()
                 self.unseen = read
@@ -672,7 +672,7 @@ class Tracker:
             options = [(side, before, roll) for roll in ROLLS]
         else:
             return
-        read = self._read_off_board(options, logp, keep_glimpses=True)
+        read = self._read_off_board(options, logp)
         if read.decision.kind == "legal":
             self.unseen = read
 
@@ -681,7 +681,7 @@ class Tracker:
         read, self.unseen = self.unseen, None
         if read is None:
             return
-        self.glimpses = []
+        self.glimpses = []  # what they could tell of the unseen turn is told
         self.note("turn_missed", player=read.side + 1, decision=read.decision.kind, rolls=[list(r) for r in read.rolls],
                   glimpse=None if read.glimpse is None else list(read.glimpse.values))
         if self.state.phase == "opening":  # each player's die, light's first; the higher moves first (RULES 2.1)
@@ -693,8 +693,7 @@ class Tracker:
                          inferred="the throw was not seen")
         self._play(read.decision, read.side, read.roll, inferred="the throw was not seen")
 
-    def _read_off_board(self, options: list, logp: np.ndarray, thrown: DiceReading | None = None,
-                        keep_glimpses: bool = False) -> UnseenTurn:
+    def _read_off_board(self, options: list, logp: np.ndarray, thrown: DiceReading | None = None) -> UnseenTurn:
         """Of ``options`` ((side, board before, roll) for a throw never seen), the play that best
         explains the board, and of the rolls that make it, the one a glimpse of the unseen dice
         makes likeliest (the first without one)."""
@@ -703,8 +702,6 @@ class Tracker:
         _, side, roll, decision = min(found, key=lambda f: f[0])
         rolls = sorted({r for m, s, r, d in found if s == side and d.kind == "legal" and d.position == decision.position})
         glimpse = next((g for g in reversed(self.glimpses) if thrown is None or not g.same_throw(thrown)), None)
-        if not keep_glimpses:
-            self.glimpses = []
         if glimpse is not None and len(rolls) > 1:
             roll = max(rolls, key=roll_probabilities(glimpse.faces).get)
         return UnseenTurn(side, roll, decision, tuple(rolls), glimpse)
