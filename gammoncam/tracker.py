@@ -313,18 +313,33 @@ def roll_probabilities(faces: tuple) -> dict:
             for d1, d2 in ROLLS}
 
 
-def read_cube(obs: Observation, sure: float = 0.9) -> tuple | None | str:
+def read_cube(obs: Observation, sure: float = 0.9, seen: tuple | None = None,
+              likely: float = 0.5) -> tuple | None | str:
     """(value, location) of the cube on view, None when there is none, "unsure" otherwise.
 
     A cube action is an event the referee may call, so a reading that is not sure of both its
-    face and its place is not acted on (a false call costs more than a late one).
+    face and its place is not acted on (a false call costs more than a late one), except where
+    the rules leave one face: a cube at a player's side, ``seen`` last in the middle, shows 2
+    (RULES 5.3: offered or taken); seen at the other side, twice its value (a redouble); at the
+    same side, its value. That face is taken when the reader gives it at least ``likely`` (vid
+    7204: a double read 0.89 at the end of the game, never recorded). A false find (a hinge
+    read as 64) does not give the one face the rules leave that much.
     """
     if obs.cube is None:
         return None
     value, location = obs.cube["value"], obs.cube["location"]
-    if float(np.max(value)) < sure or float(np.max(location)) < sure:
+    if float(np.max(location)) < sure:
         return "unsure"
-    return (CUBE_VALUES[int(np.argmax(value))], CUBE_LOCATIONS[int(np.argmax(location))])
+    where = CUBE_LOCATIONS[int(np.argmax(location))]
+    if float(np.max(value)) >= sure:
+        return (CUBE_VALUES[int(np.argmax(value))], where)
+    if seen is None or where == "middle":
+        return "unsure"
+    v0, at = seen
+    face = 2 if at == "middle" else v0 if at == where else 2 * v0
+    if face in CUBE_VALUES and float(value[CUBE_VALUES.index(face)]) >= likely:
+        return (face, where)
+    return "unsure"
 
 
 def opponent_played(before: Position, after: Position) -> bool:
@@ -429,7 +444,7 @@ class Tracker:
             return
         if self.pending is not None:
             self._retry(logp)
-        cube = read_cube(obs)
+        cube = read_cube(obs, seen=self.cube_seen)
         if cube == "unsure":
             cube = None
         if cube is not None and self.cube_seen is not None and cube != self.cube_seen:

@@ -394,6 +394,28 @@ def test_a_take_never_seen_is_read_from_the_game_going_on(tmp_path):
     assert referee.state.cube == 2 and referee.state.on_roll == 1
 
 
+def test_a_cube_read_unsurely_takes_the_face_the_rules_leave():
+    """RULES 5.3: from the middle, a cube at a player's side shows 2; a redouble doubles it.
+    A face read unsurely is taken when the rules leave only it and the reader gives it half its
+    belief; a hinge read as a 64 at a side is not a cube action."""
+    from gammoncam.tracker import read_cube
+    from vision.observation import CUBE_VALUES, Observation
+
+    def seen(value_probs, location):
+        obs = Observation.uniform()
+        obs.cube = {"value": np.array(value_probs, float), "location": np.eye(3)[("middle", "light", "dark").index(location)]}
+        return obs
+
+    two_or_so = [0.0, 0.6, 0.2, 0.2, 0.0, 0.0, 0.0]  # 2 at 0.6, 4 and 8 at 0.2
+    assert read_cube(seen(two_or_so, "dark")) == "unsure"  # nothing seen before: no rule to lean on
+    assert read_cube(seen(two_or_so, "dark"), seen=(1, "middle")) == (2, "dark")
+    assert read_cube(seen([0.0, 0.3, 0.6, 0.1, 0.0, 0.0, 0.0], "light"), seen=(2, "dark")) == (4, "light")
+    assert read_cube(seen(two_or_so, "light"), seen=(2, "dark")) == "unsure"  # a redouble shows 4, read 0.2
+    hinge = [0.0, 0.02, 0.02, 0.02, 0.02, 0.07, 0.85]
+    assert CUBE_VALUES[-1] == 64 and read_cube(seen(hinge, "dark"), seen=(1, "middle")) == "unsure"
+    assert read_cube(seen(two_or_so, "middle"), seen=(1, "middle")) == "unsure"  # the middle: automatic doubles (RULES 5.6)
+
+
 def test_a_checker_model_that_is_not_one_exits_2_with_one_line(tmp_path, capsys):
     wrong = Path(__file__).resolve().parents[2] / "models" / "dice_reader.onnx"  # a real ONNX, another task
     code = main(["watch", "--video", str(CLIP), "--corners-file", str(DATA / "stage.json"), "--checker-model",
