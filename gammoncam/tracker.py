@@ -349,6 +349,29 @@ def opponent_played(before: Position, after: Position) -> bool:
     return any(theirs.check(d1, d2, seen).legal for d1, d2 in ROLLS)
 
 
+def passes_through(before: Position, roll: tuple, middle: Position, after: Position) -> bool:
+    """Whether some order of the roll's steps leads from ``before`` through ``middle`` to
+    ``after`` (all seen from the mover; blocked points aside: ``after`` is a legal play of the
+    roll already). A board seen mid-turn tells which of the rolls that make one play was thrown:
+    13/8 then 13/6 is a 5-2, not a 4-3 or a 6-1.
+
+    >>> start = Position.start()
+    >>> [passes_through(start, r, start.apply("13/8"), start.apply("13/6")) for r in ((5, 2), (4, 3), (6, 1))]
+    [True, False, False]
+    """
+    d1, d2 = roll
+
+    def via(pos: Position, left: tuple, stops: tuple) -> bool:
+        if pos == stops[0]:
+            return len(stops) == 1 or via(pos, left, stops[1:])
+        # only a checker that the next stop has fewer of where it stands can move on from there
+        return any(pos.board[src - 1] > stops[0].board[src - 1]
+                   and via(pos.apply([(src, max(0, src - die), False)]), left[:i] + left[i + 1:], stops)
+                   for i, die in enumerate(left) for src in range(1, 26))
+
+    return via(before, (d1,) * 4 if d1 == d2 else (d1, d2), (middle, after))
+
+
 # --- the tracker ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class UnseenTurn:
@@ -399,6 +422,9 @@ class Tracker:
     # make the same play; a glimpse of a 6 or a 3 and a 1 tells 6-1).
     glimpses: list = field(default_factory=list)
     unseen: UnseenTurn | None = None  # a turn read off the board, its throw unseen, until it is surely over
+    # The boards read with confidence while that turn was made (each location's reading as a
+    # class): a board seen mid-turn tells which of the rolls that make the play was thrown.
+    unseen_path: list = field(default_factory=list)
     last_logp: np.ndarray | None = None
     stats: dict = field(default_factory=lambda: {"observations": 0, "legal": 0, "illegal": 0, "unclear": 0,
                                                 "unclear_resolved": 0, "benefit_of_doubt": 0})
@@ -453,9 +479,11 @@ class Tracker:
             self.cube_seen = cube
         dice = read_dice(obs)
         if dice == "unsure":
+            self._note_path(logp)
             return
         if dice is not None and not dice.faces_sure:
             self._glimpse(dice)
+            self._note_path(logp)
             return
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
@@ -469,7 +497,7 @@ class Tracker:
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
             self._throw(dice, logp)
-            self.glimpses = []  # what they could tell of a turn unseen was told by now
+            self.glimpses, self.unseen_path = [], []  # what they could tell of a turn unseen was told by now
             self.dice_seen = dice
         elif dice is None and seen is not None:
             self._picked_up(logp)
@@ -519,7 +547,7 @@ class Tracker:
             if dice.thrower is not None and COLOUR.index(dice.thrower) != self.unseen.side:
                 self._settle_unseen()  # the other player threw: the turn read off the board is over
             else:
-                self.unseen = None  # the player's own dice, read at last: their turn is followed as seen
+                self.unseen, self.unseen_path = None, []  # the player's own dice, read at last: their turn is followed as seen
         if self.held is not None:
             self._resolve_held(logp)
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
@@ -687,13 +715,22 @@ class Tracker:
             options = [(side, before, roll) for roll in ROLLS]
         else:
             return
+        self._note_path(logp)
         read = self._read_off_board(options, logp)
         if read.decision.kind == "legal":
             self.unseen = read
 
+    def _note_path(self, logp: np.ndarray) -> None:
+        """Keep the board on view, read with confidence, while a throw goes unseen (no throw
+        recorded or held for the turn on the board, dice gone or unreadable)."""
+        if (self.held is None and self.state.phase in ("turn", "played", "opening")
+                and float(np.exp(logp.max(axis=1)).min()) >= self.thresholds.confident):
+            self.unseen_path.append(logp.argmax(axis=1))
+
     def _settle_unseen(self) -> None:
         """Record the turn read off the board while its throw went unseen, if one waits."""
         read, self.unseen = self.unseen, None
+        self.unseen_path = []
         if read is None:
             return
         self.glimpses = []  # what they could tell of the unseen turn is told
@@ -716,6 +753,12 @@ class Tracker:
                  for decision in [decode(before, roll, COLOUR[side], logp, self.thresholds)]]
         _, side, roll, decision = min(found, key=lambda f: f[0])
         rolls = sorted({r for m, s, r, d in found if s == side and d.kind == "legal" and d.position == decision.position})
+        before = next(b for s, b, r in options if s == side)
+        middles = [m for m in (reading_position(free, COLOUR[side], before.variant) for free in self.unseen_path)
+                   if m is not None and m != before and m != decision.position]
+        through = [r for r in rolls if all(passes_through(before, r, m, decision.position) for m in middles)]
+        if through and len(through) < len(rolls):
+            rolls, roll = through, through[0]
         glimpse = next((g for g in reversed(self.glimpses) if thrown is None or not g.same_throw(thrown)), None)
         if glimpse is not None and len(rolls) > 1:
             roll = max(rolls, key=roll_probabilities(glimpse.faces).get)

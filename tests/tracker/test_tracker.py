@@ -364,6 +364,23 @@ def test_turns_whose_dice_are_never_read_are_read_off_the_board(tmp_path):
     assert not [e for e in events if not e.get("accepted", True)] and referee.state.on_roll == 1
 
 
+def test_a_board_seen_mid_turn_tells_which_roll_made_an_unseen_play(tmp_path):
+    """Dark's throw is never read and 13/6 is a play of 4-3, 5-2 and 6-1 alike; the board was
+    seen with the checker on the 8 on its way (13/8 8/6): 5-2 (vid 7207 recorded 4-3)."""
+    rng = np.random.default_rng(13)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark = light_opened.swapped()
+    on_the_way, played = dark.apply("13/8").swapped(), dark.apply("13/6").swapped()
+    head = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened)]
+    events, _ = _tracked(tmp_path, head + [look(on_the_way), look(played), look(played, (4, 2))])
+    assert [e["dice"] for e in events if e["type"] == "throw"] == [[5, 2], [4, 2]]
+    (tmp_path / "blind").mkdir()
+    events, _ = _tracked(tmp_path / "blind", head + [look(played), look(played, (4, 2))])
+    assert [e["dice"] for e in events if e["type"] == "throw"] == [[4, 3], [4, 2]]
+
+
 def test_a_take_never_seen_is_read_from_the_game_going_on(tmp_path):
     """RULES 5: light doubles; the cube is not read again (too small), light throws and plays
     unseen, dark's throw is seen. The game went on, so the double was taken (a drop ends the
