@@ -425,6 +425,9 @@ class Tracker:
     # The boards read with confidence while that turn was made (each location's reading as a
     # class): a board seen mid-turn tells which of the rolls that make the play was thrown.
     unseen_path: list = field(default_factory=list)
+    # Long nardy's first game starts with its first throw (RULES 2.2): True once the starting
+    # position was seen while no game is in progress, so a first turn made unseen can be read.
+    set_up: bool = False
     last_logp: np.ndarray | None = None
     stats: dict = field(default_factory=lambda: {"observations": 0, "legal": 0, "illegal": 0, "unclear": 0,
                                                 "unclear_resolved": 0, "benefit_of_doubt": 0})
@@ -464,6 +467,7 @@ class Tracker:
                 self._submit(Drop(), inferred="the board was set up again")
             if self.state.phase in ("ready", "game_over") and not (self.state.phase == "ready" and self.variant == "long"):
                 self._new_game()
+            self.set_up = True
             cube = read_cube(obs)
             self.cube_seen = cube if cube != "unsure" else None
             self.dice_seen = None
@@ -689,8 +693,9 @@ class Tracker:
         vid 7116). The latest such play is kept as the turn's (a play half made can be another
         roll's whole play: 24/18 of a 6-4 is a 4-2), and recorded once the turn is surely over:
         the board shows the other player's legal play on top of it, or their throw or double is
-        seen (:meth:`_settle_unseen`). The opening likewise, of either player (backgammon; in
-        long nardy the first throw seen starts the game)."""
+        seen (:meth:`_settle_unseen`). The opening likewise, of either player: backgammon's
+        opening throw, or long nardy's first turn of the match (its first throw starts the game,
+        RULES 2.2; later games start with the winner, a turn like any other)."""
         if self.held is not None or self.pending is not None or not self.in_sync:
             return
         state = self.state
@@ -710,6 +715,11 @@ class Tracker:
             if self._margin(start, "light", logp) < self.thresholds.call:
                 return
             options = [(side, start, roll) for side in (0, 1) for roll in ROLLS if roll[0] != roll[1]]
+        elif phase == "ready" and self.variant == "long" and self.set_up:
+            start = Position.start(self.state.variant)
+            if self._margin(start, "light", logp) < self.thresholds.call:
+                return
+            options = [(side, start, roll) for side in (0, 1) for roll in ROLLS]
         elif phase in ("turn", "played") and self._board_moved(logp):
             side, before = self._due()
             options = [(side, before, roll) for roll in ROLLS]
@@ -723,7 +733,7 @@ class Tracker:
     def _note_path(self, logp: np.ndarray) -> None:
         """Keep the board on view, read with confidence, while a throw goes unseen (no throw
         recorded or held for the turn on the board, dice gone or unreadable)."""
-        if (self.held is None and self.state.phase in ("turn", "played", "opening")
+        if (self.held is None and self.state.phase in ("turn", "played", "opening", "ready")
                 and float(np.exp(logp.max(axis=1)).min()) >= self.thresholds.confident):
             self.unseen_path.append(logp.argmax(axis=1))
 
@@ -741,6 +751,8 @@ class Tracker:
             self._submit(OpeningThrow(*roll), dice=list(read.roll), player=read.side + 1,
                          inferred="the throw was not seen")
         else:
+            if self.state.phase == "ready":  # long nardy: the first turn starts the game
+                self._new_game(first=read.side)
             self._submit(Throw(*read.roll), dice=list(read.roll), player=read.side + 1,
                          inferred="the throw was not seen")
         self._play(read.decision, read.side, read.roll, inferred="the throw was not seen")

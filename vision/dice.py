@@ -176,15 +176,19 @@ class DiceReader:
 
         heat = self.finder.run(None, {"view": _input(view(image, field)[None])})[0][0]
         heat = 1 / (1 + np.exp(-heat))
-        # Generous finds, pooled from both maps; the reader says what each one is (or nothing).
+        # Generous finds, pooled from both maps, the hotter first: a die on the field by the
+        # middle line can heat the cube's map more than the dice's. Off the field only the dice's
+        # map finds a die (the cube's map fires on rails and on a stream's overlay lettering).
+        # The reader says what each find is (or nothing).
         cands = []
-        for s_, x, y in peaks(heat[0], FIND, 5) + peaks(heat[1], FIND, 3):
-            if all(np.hypot(x - cx, y - cy) > APART for _, cx, cy in cands):
-                cands.append((s_, x, y))
+        pooled = [(s_, x, y, map_) for map_, k in ((0, 5), (1, 3)) for s_, x, y in peaks(heat[map_], FIND, k)]
+        for s_, x, y, map_ in sorted(pooled, reverse=True):
+            if all(np.hypot(x - cx, y - cy) > APART for _, cx, cy, _ in cands):
+                cands.append((s_, x, y, map_))
         if not cands:
             obs.dice, obs.throw_valid, obs.cube = [], 0.0, None
             return
-        uvs = [view_to_field([x, y])[0] for _, x, y in cands]
+        uvs = [view_to_field([x, y])[0] for _, x, y, _ in cands]
         batch = np.stack([reading_crop(image, field, uv) for uv in uvs])
         # A die's face reads the same turned by quarter turns: its pips are read from the four
         # turns averaged (the cube's figures are not, so what a find is comes from the crop as is).
@@ -194,16 +198,18 @@ class DiceReader:
         probs, turned = every[0], every.mean(axis=0)
         dice = []
         cube = None
-        for (score, _, _), uv, p, q in zip(cands, uvs, probs, turned):
+        for (score, _, _, map_), uv, p, q in zip(cands, uvs, probs, turned):
             faces, cube_faces = p[0:6] + p[6:12], p[12:18]
-            if faces.sum() > 0.5 and score * float(faces.sum()) >= PRESENT:
+            on_board = bool(0 <= uv[0] <= 1 and 0 <= uv[1] <= 1)
+            die_score = score * float(faces.sum()) if (map_ == 0 or on_board) else 0.0
+            if faces.sum() > 0.5 and die_score >= PRESENT:
                 pips = q[0:6] + q[6:12]
                 flat = float(q[0:6].sum() / pips.sum())
                 pips = pips / pips.sum()
                 dice.append({"faces": honest(pips), "read": np.round(pips, 6), "flat": flat,
-                             "score": score * float(faces.sum()),
+                             "score": die_score,
                              "uv": [round(float(uv[0]), 4), round(float(uv[1]), 4)],
-                             "on_board": bool(0 <= uv[0] <= 1 and 0 <= uv[1] <= 1),
+                             "on_board": on_board,
                              "half": "left" if uv[0] < 0.5 else "right"})
             elif cube_faces.sum() > 0.5 and (cube is None or score * cube_faces.sum() > cube["score"]):
                 faces = cube_faces / cube_faces.sum()

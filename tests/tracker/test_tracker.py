@@ -252,14 +252,14 @@ def _look(position_from_light, rng, dice=(), half="right"):
     return obs
 
 
-def _tracked(tmp_path, looks) -> tuple[list, object]:
+def _tracked(tmp_path, looks, variant="backgammon") -> tuple[list, object]:
     """The events a tracker emits on ``looks``, and its referee."""
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
 
     events = []
-    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon", condone=True))
+    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant=variant, condone=True))
     tracker = Tracker(referee, events.append)
     for t, obs in enumerate(looks):
         tracker.observe(obs, float(t))
@@ -361,6 +361,23 @@ def test_turns_whose_dice_are_never_read_are_read_off_the_board(tmp_path):
         ("opening", [3, 1], 1), ("throw", [6, 4], 2), ("throw", [5, 2], 1), ("throw", [6, 3], 2)]
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "13/11 13/8"]
     assert all(e["inferred"] == "the throw was not seen" for e in events if e["type"] == "play")
+    assert not [e for e in events if not e.get("accepted", True)] and referee.state.on_roll == 1
+
+
+def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
+    """RULES 2.2: long nardy's first throw starts the game. Light's first throw is never read
+    (dice too small); its play is read off the board when dark's throw comes, so the game starts
+    with light's turn and dark's throw is dark's, not the first of the game."""
+    rng = np.random.default_rng(14)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start("long")
+    light_played = start.apply("24/13")  # a 6-5 from the head
+    events, referee = _tracked(tmp_path, [look(start), look(light_played), look(light_played, (4, 3), "left")],
+                               variant="long")
+    kinds = [(e["type"], e.get("player"), e.get("dice")) for e in events if e["type"] in ("game_start", "throw", "play")]
+    assert kinds[:3] == [("game_start", None, None), ("throw", 1, [6, 5]), ("play", 1, [6, 5])]
+    assert kinds[3] == ("throw", 2, [4, 3])
+    assert [e["play"] for e in events if e["type"] == "play"] == ["24/13"]
     assert not [e for e in events if not e.get("accepted", True)] and referee.state.on_roll == 1
 
 
