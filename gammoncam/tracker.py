@@ -197,6 +197,10 @@ ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))  # larg
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
 MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
+# A throw glimpsed that counts with at most this probability (a die read less than flat: on 1,000
+# renders, 5% of flat dice were read under 0.92 flat, 72% of cocked ones under 0.9), picked up
+# unplayed and followed by its thrower's next throw, did not count (:meth:`Tracker._rethrown`).
+RETHROWN = 0.9
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,7 @@ class DiceReading:
     # False: a face is read too unsurely to act on (nor is a die read so unsurely surely cocked:
     # vid 7105, a flat die read "cocked"); such a look only helps tell an unseen throw (a glimpse)
     faces_sure: bool = field(default=True, compare=False)
+    counts: float = field(default=1.0, compare=False)  # the probability that the throw counts (RULES 2.3)
 
     @property
     def thrower(self) -> str | None:
@@ -277,7 +282,8 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     faces = tuple(np.asarray(d["faces"], np.float64) for d in dice)
     valid_sure = not invalid < obs.throw_valid < 0.5
     faces_sure = all(float(np.max(d["faces"])) >= sure for d in dice)
-    return DiceReading(values, half, bool(obs.throw_valid > invalid), places, faces, valid_sure, faces_sure)
+    return DiceReading(values, half, bool(obs.throw_valid > invalid), places, faces, valid_sure, faces_sure,
+                       float(obs.throw_valid))
 
 
 def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
@@ -558,6 +564,7 @@ class Tracker:
         info = {"dice": list(dice.values), "player": None if thrower is None else thrower + 1}
         if self.pending is not None:
             self._commit_pending("the opponent threw")
+        self._rethrown(dice, logp)
         if self.state.phase == "moving":  # the dice changed while a play was open: the turn ended
             self._end_play(logp)
         if self.state.phase == "doubled":
@@ -609,6 +616,22 @@ class Tracker:
                       player=info["player"])
             return
         self._submit_throw(roll, dice)
+
+    def _rethrown(self, dice: DiceReading, logp: np.ndarray) -> None:
+        """The player due throws again, their last throw glimpsed (faces too unsure to record)
+        lying elsewhere, read as perhaps not counting (:data:`RETHROWN`), and picked up with
+        nothing surely played: the players took that throw as not counting (a cocked die, RULES 2.3),
+        so the referee reports the re-roll (vids 5013, 7106, 7203: a cocked die read unsurely
+        went unreported). The thrower is told by the dice's half, so in long nardy, where either
+        half counts, only dice in the player's own right-hand half are taken as theirs."""
+        last = self.glimpses[-1] if self.glimpses else None
+        if (last is None or last.counts > RETHROWN or last.same_throw(dice) or dice.thrower is None
+                or last.thrower != dice.thrower or self.held is not None or self.unseen is not None
+                or self.state.phase not in ("turn", "played")):
+            return
+        if COLOUR[self._due()[0]] == dice.thrower and not self._board_moved(logp):
+            self._submit_throw(last.likely()[0], replace(last, valid=False),
+                               why="picked up unplayed and thrown again: the throw did not count")
 
     def _taken_as_counting(self, dice: DiceReading, logp: np.ndarray) -> DiceReading:
         """Dice read as not counting that the player due has begun to play: the players took

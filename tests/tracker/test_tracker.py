@@ -364,6 +364,38 @@ def test_turns_whose_dice_are_never_read_are_read_off_the_board(tmp_path):
     assert not [e for e in events if not e.get("accepted", True)] and referee.state.on_roll == 1
 
 
+def test_a_throw_glimpsed_as_perhaps_cocked_and_thrown_again_is_a_reroll(tmp_path):
+    """RULES 2.3: dark's dice come to rest with one die leaning (read 0.3 flat, its face unsure),
+    are picked up with nothing played and thrown again by dark: that throw did not count, and
+    the referee reports the re-roll (vid 7203 went silent). The same glimpse read flat is not
+    one: dice picked up unread and thrown again may be a throw whose faces were never read."""
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+
+    def glimpse(flat):
+        obs = _look(light_opened, rng)
+        unsure = honest(np.array([0.05, 0.45, 0.0, 0.5, 0.0, 0.0]))
+        obs.dice = [{"faces": honest(np.eye(6)[4]), "flat": 1.0, "score": 0.9, "uv": [0.1, 0.3], "on_board": True,
+                     "half": "left"},
+                    {"faces": unsure, "flat": flat, "score": 0.9, "uv": [0.3, 0.6], "on_board": True, "half": "left"}]
+        obs.throw_valid = flat
+        return obs
+
+    for flat, rerolls in ((0.3, 1), (0.98, 0)):
+        rng = np.random.default_rng(15)
+        look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+        (tmp_path / str(flat)).mkdir()
+        events, referee = _tracked(tmp_path / str(flat), [
+            look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened), glimpse(flat),
+            look(light_opened), look(light_opened, (6, 4), "left")])
+        called = [e for e in events if e["type"] == "throw" and not e["accepted"]]
+        assert len(called) == rerolls
+        if rerolls:
+            assert called[0]["player"] == 2 and called[0]["kind"] == "reroll"
+        assert [(e["player"], e["dice"]) for e in events if e["type"] == "throw" and e["accepted"]] == [(2, [6, 4])]
+        assert referee.state.dice == (6, 4) and referee.state.on_roll == 1
+
+
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     """RULES 2.2: long nardy's first throw starts the game. Light's first throw is never read
     (dice too small); its play is read off the board when dark's throw comes, so the game starts
