@@ -882,11 +882,22 @@ class Tracker:
             return
         if self.pending is not None:
             self._commit_pending("the cube was turned")
+        doubled = v1 == 2 * v0 or (v0 == 1 and v1 == 2)
         if self.state.phase == "moving":
-            self._end_play(logp)
+            if not doubled or loc1 not in COLOUR:
+                # put back or nudged during a play (after a double called): no cube action, and
+                # no end of the play
+                self.note("cube_moved", value=v1, location=loc1)
+                return
+            if COLOUR.index(loc1) != self.state.on_roll:
+                # The player on roll offers the cube with their throw on the board: a double
+                # after the throw (RULES 5.2), judged as it stands, not as the next turn's.
+                self._submit(Double(), player=self.state.on_roll + 1, value=v1)
+                return
+            self._end_play(logp)  # the other player doubles: the play before it is over
             if self.pending is not None:
                 self._commit_pending("the cube was turned")
-        if v1 == 2 * v0 or (v0 == 1 and v1 == 2):
+        if doubled:
             if phase == "doubled" and loc1 == loc0 and loc1 in COLOUR:
                 self._submit(Beaver(), value=v1)
                 return

@@ -207,14 +207,14 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
             source = FrameSource(source_name)
         except SourceError as exc:
             raise UsageError(str(exc)) from None
-        on_frame = None
-        if pace > 0:
-            start = time.perf_counter()
+        start = time.perf_counter()
 
-            def on_frame(frame, reading):  # play a file at its own speed
-                delay = frame.time / pace - (time.perf_counter() - start)
-                if delay > 0:
-                    time.sleep(delay)
+        def paced(frame, reading):  # play a file at its own speed
+            delay = frame.time / pace - (time.perf_counter() - start)
+            if delay > 0:
+                time.sleep(delay)
+
+        on_frame = paced if pace > 0 else None
         with source:
             watcher = Watcher(source, observer, referee, corners, emit=emit, on_frame=on_frame)
             try:

@@ -396,6 +396,35 @@ def test_a_throw_glimpsed_as_perhaps_cocked_and_thrown_again_is_a_reroll(tmp_pat
         assert referee.state.dice == (6, 4) and referee.state.on_roll == 1
 
 
+def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
+    """RULES 5.2: dark throws 6-4, then turns the cube to 2 and lays it before light: a double
+    after the throw, called as such (not taken for the start of light's turn, nor the unmoved
+    board for an illegal play); the cube put back, dark plays the throw."""
+    from vision.observation import CUBE_VALUES
+
+    rng = np.random.default_rng(16)
+
+    def look(position, dice=(), half="right", value=1, location="middle"):
+        obs = _look(position, rng, dice, half)
+        obs.cube = {"value": np.eye(len(CUBE_VALUES))[CUBE_VALUES.index(value)],
+                    "location": np.eye(3)[("middle", "light", "dark").index(location)]}
+        return obs
+
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/14").swapped()
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 4), "left"), look(light_opened, (6, 4), "left", 2, "light"),
+        look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played)])
+    calls = [e for e in events if not e.get("accepted", True)]
+    assert [(c["type"], c["reason"], c["player"]) for c in calls] == [("double", "after_throw", 2)]
+    # the cube put back, dark's play goes on as thrown
+    assert [(e["type"], e.get("play")) for e in events if e["type"] in ("play", "double")] == [
+        ("play", "8/5 6/5"), ("double", None), ("play", "24/14")]
+    assert referee.state.cube == 1 and referee.state.phase == "played"
+
+
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     """RULES 2.2: long nardy's first throw starts the game. Light's first throw is never read
     (dice too small); its play is read off the board when dark's throw comes, so the game starts
