@@ -436,6 +436,8 @@ class MatchState:
         if self.phase == "doubled":
             return self, Ruling.call("double_pending")
         if self.phase == "moving":
+            if not event.valid:
+                return self._void_throw(), Ruling.call("invalid_throw")
             return self, Ruling.call("already_thrown")
         if not event.valid:
             return self, Ruling.call("invalid_throw")  # RULES 2.3: nothing changes
@@ -445,6 +447,14 @@ class MatchState:
             if call:
                 return self, call
         return state._with(dice=(d1, d2), phase="moving", throws=state.throws + 1), Ruling()
+
+    def _void_throw(self) -> "MatchState":
+        """The throw being played did not count after all (RULES 2.3: a die cocked that was taken
+        for flat until the players picked the dice up unplayed): the turn is as before it, the
+        opening's throw to be made again."""
+        if self.throws == 1 and self.variant.name == "backgammon":
+            return self._with(on_roll=None, dice=None, throws=0, phase="opening")
+        return self._with(dice=None, throws=self.throws - 1, phase="turn")
 
     def _on_play(self, event: Played):
         if self.phase in ("ready", "game_over", "opening"):

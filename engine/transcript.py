@@ -347,6 +347,11 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
                 close_game()
             actions, score, rows[:] = [], state.score, [0, False, False]
             continue
+        if isinstance(event, Throw) and before.phase == "moving" and state.phase != "moving":
+            actions.pop()  # a throw found not to count before its play (RULES 2.3): never played
+            line = actions[-1].number if actions else 0
+            rows[:] = [line] + [any(a.number == line and a.side == side for a in actions) for side in (0, 1)]
+            continue
         if not ruling.accepted and not isinstance(event, Played):
             continue
         if isinstance(event, (Throw, OpeningThrow)) and state.phase == "moving":

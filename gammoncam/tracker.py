@@ -392,7 +392,9 @@ class UnseenTurn:
 
 @dataclass
 class Pending:
-    """A play read as unclear, waiting for more frames."""
+    """A play read as unclear, waiting for more frames; or (``unplayed``) dice picked up with
+    nothing played though the roll could be played, waiting for the next throw to tell whether
+    the throw counted."""
 
     before: Position
     dice: tuple
@@ -401,6 +403,7 @@ class Pending:
     faces: tuple = ()
     frames: int = 1
     since: float = 0.0
+    unplayed: bool = False
 
 
 @dataclass
@@ -521,6 +524,8 @@ class Tracker:
         self._settle_unseen()
         if self.held is not None and self.last_logp is not None:
             self._resolve_held(self.last_logp)
+        if self.pending is not None and self.pending.unplayed:
+            self.pending = None  # no next throw to tell whether it counted: nothing to record, nor call
         if self.pending is not None:
             self._commit_pending("the video ended")
         if self.state.phase == "doubled":
@@ -562,6 +567,10 @@ class Tracker:
             self._resolve_held(logp)
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
         info = {"dice": list(dice.values), "player": None if thrower is None else thrower + 1}
+        if self.pending is not None and self.pending.unplayed and thrower in (None, self.state.on_roll):
+            self.pending = None  # the throw picked up unplayed did not count: a re-roll (RULES 2.3)
+            self._submit(Throw(*self.state.dice, valid=False), dice=list(self.state.dice),
+                         player=self.state.on_roll + 1, why="picked up unplayed and thrown again: the throw did not count")
         if self.pending is not None:
             self._commit_pending("the opponent threw")
         self._rethrown(dice, logp)
@@ -811,6 +820,14 @@ class Tracker:
         mover = COLOUR[state.on_roll]
         faces = self.dice_seen.faces if self.dice_seen is not None else ()
         pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t)
+        if self._shows(state.position, mover, logp) and state.position.plays(*state.dice)[0].steps:
+            # Nothing played, though the roll could be: players pick up a throw unplayed when it
+            # did not count (a die cocked that was read flat, vid 7304), seldom to forfeit it.
+            # The next throw tells: the same player's is the throw made again (:meth:`_throw`).
+            self.pending = replace(pending, unplayed=True)
+            self.note("unclear", what="the dice were picked up with nothing played", player=state.on_roll + 1,
+                      dice=list(state.dice))
+            return
         decision = self._decode(pending, logp)
         if decision.kind == "unclear":
             self.stats["unclear"] += 1
@@ -850,7 +867,7 @@ class Tracker:
         p.frames += 1
         for lp in (logp, p.logp + logp):
             decision = self._decode(p, lp)
-            if decision.kind != "unclear":
+            if decision.kind == "legal" or (decision.kind == "illegal" and not p.unplayed):
                 self.pending = None
                 self.stats["unclear_resolved"] += 1
                 self._play(decision, self.state.on_roll, p.dice, frames=p.frames)

@@ -41,6 +41,13 @@ TOLERANCE = 2
 # The network tells a board's colours apart when it gives every opening stack its own colour
 # at least this surely; below it the stacks' colours are read from the learned colours.
 COLOURS_TOLD = 0.9
+# The counts alone (colours aside) tell an order from its twin turned half round when the twin
+# is this many nats less likely: backgammon's opening turned round is its mirror image (100
+# boards: the twin 83-100 nats less likely, the order the counts fit always right); long nardy's
+# two heads look the same either way (0 nats), and there the colours decide. Before, pale pink
+# and yellow checkers whose yellow looked lighter turned a backgammon board round (vid 7303:
+# calibration rejected, nothing recorded).
+TWIN_ALIKE = 10.0
 # A field narrower than this in the image has dice too small to read surely: on renders without
 # a hand (eval-vision, 1,400 frames), throws were read right 43-69% of the time on fields under
 # 200 px, 71-88% at 200-250 px, 89-92% at 250-300 px and 92-96% wider.
@@ -181,10 +188,11 @@ def colours_told(probs: np.ndarray, expected: np.ndarray) -> bool:
 def calibrate(image: np.ndarray, corners, variant: str, model: checkers.CheckerModel) -> Calibration:
     """Calibrate from a frame of ``variant``'s starting position seen with the field ``corners``.
 
-    The turn and bar are those under which the stacks' counts are likeliest. Both openings look
-    the same turned half round with the colours exchanged, so between that turn and its twin
-    light is where the network sees the lighter side start or, when the network cannot tell the
-    colours apart, where the lighter of the two learned colours starts."""
+    The turn and bar are those under which the stacks' counts are likeliest. Long nardy's
+    opening looks the same turned half round with the colours exchanged, so between that turn
+    and its twin light is where the network sees the lighter side start or, when the network
+    cannot tell the colours apart, where the lighter of the two learned colours starts
+    (backgammon's counts tell the turn, :data:`TWIN_ALIKE`)."""
     expected = expected_classes(opening_form(variant))
 
     def look(order, bar):
@@ -200,7 +208,9 @@ def calibrate(image: np.ndarray, corners, variant: str, model: checkers.CheckerM
     twin = look(np.roll(seen.order, 2, axis=0), seen.bar)
     colours = CheckerColours.learn(seen.crops, expected)
     told = colours_told(seen.probs, expected) or colours_told(twin.probs, expected)
-    if told:
+    if colourless(twin.probs, expected) < colourless(seen.probs, expected) - TWIN_ALIKE:
+        lighter_twin = False  # the counts tell the turn: backgammon's opening turned round is its mirror
+    elif told:
         lighter_twin = log_likelihood(twin.probs, expected) > log_likelihood(seen.probs, expected)
     else:
         lighter_twin = colours.lightness()[1] > colours.lightness()[0]

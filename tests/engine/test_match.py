@@ -166,6 +166,22 @@ def test_invalid_throw_is_a_reroll_and_changes_nothing():
     assert after is state
 
 
+def test_a_throw_found_not_to_count_before_its_play_is_thrown_again():
+    """RULES 2.3: a throw taken as counting, then seen not to (a cocked die noticed when the
+    players pick the dice up unplayed), is a re-roll: the turn is as before it."""
+    state, (r,) = run(at_score((0, 0)), Throw(6, 4))
+    assert r.accepted and (state.phase, state.on_roll) == ("moving", 0)
+    voided, (r,) = run(state, Throw(6, 4, valid=False))
+    assert (r.kind, r.reason) == ("reroll", "invalid_throw")
+    assert (voided.phase, voided.on_roll, voided.dice, voided.throws) == ("turn", 0, None, state.throws - 1)
+    again, (r,) = run(voided, Throw(5, 2))
+    assert r.accepted and again.dice == (5, 2) and again.on_roll == 0
+    # the opening throw likewise: the opening is thrown again
+    opening, _ = run(MatchState.new(profile("tournament", match_length=7)), NewGame(), OpeningThrow(3, 1))
+    voided, (r,) = run(opening, Throw(3, 1, valid=False))
+    assert r.reason == "invalid_throw" and voided.phase == "opening" and voided.on_roll is None
+
+
 def test_calls_are_a_closed_documented_set():
     assert set(CALLS.values()) == {"illegal_play", "illegal_double", "reroll", "out_of_turn"}
     for reason in ("crawford_game", "dead_cube", "not_cube_owner", "after_throw",

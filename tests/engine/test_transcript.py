@@ -44,6 +44,21 @@ def test_session_export_then_import_gives_the_same_match(name):
     assert again.state.to_json() == referee.state.to_json()
 
 
+def test_a_throw_found_not_to_count_is_left_out_of_the_export():
+    """RULES 2.3: a throw taken as counting and then voided (a cocked die seen when the dice
+    were picked up unplayed) is not a turn: the export shows the throw made again."""
+    referee = Referee(profile("tournament", match_length=3))
+    light_opened = Position.start().apply("8/5 6/5")
+    for event in (NewGame(), OpeningThrow(3, 1), Played(light_opened), Throw(6, 4),
+                  Throw(6, 4, valid=False), Throw(5, 2), Played(light_opened.swapped().apply("13/8 13/11")),
+                  Throw(6, 3), Throw(6, 3, valid=False)):
+        assert referee.submit(event).accepted == (not isinstance(event, Throw) or event.valid)
+    actions = session_transcript(referee.profile, referee.events).games[0].actions
+    assert [(a.number, a.side, a.dice) for a in actions] == [(1, 0, (3, 1)), (1, 1, (5, 2))]
+    text = write_transcript(session_transcript(referee.profile, referee.events))
+    assert text.rstrip().endswith("1) 31: 8/5 6/5                 52: 13/11 13/8")
+
+
 def gnubg_records(path: Path):
     gnubg = pytest.importorskip("gnubg")
     gnubg.command(f'import mat "{path}"')

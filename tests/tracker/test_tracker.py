@@ -425,6 +425,31 @@ def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
     assert referee.state.cube == 1 and referee.state.phase == "played"
 
 
+def test_a_throw_picked_up_unplayed_and_thrown_again_is_a_reroll_not_a_foul(tmp_path):
+    """RULES 2.3, 7.1: dark's 6-4 is read as counting (a cocked die read flat), then picked up
+    with nothing played and thrown again by dark: that throw did not count (vid 7304 called an
+    illegal play with no checker moved). Picked up unplayed and followed by light's throw
+    instead, the empty play is a foul, called when light throws."""
+    rng = np.random.default_rng(17)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/8 13/11").swapped()
+    head = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+            look(light_opened, (6, 4), "left"), look(light_opened)]
+    events, referee = _tracked(tmp_path, head + [
+        look(light_opened, (5, 2), "left"), look(dark_played, (5, 2), "left"), look(dark_played)])
+    throws = [(e["dice"], e["accepted"], e.get("reason")) for e in events if e["type"] == "throw"]
+    assert throws == [([6, 4], True, None), ([6, 4], False, "invalid_throw"), ([5, 2], True, None)]
+    assert [e.get("reason") for e in events if not e.get("accepted", True)] == ["invalid_throw"]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "13/11 13/8"]
+    assert referee.state.phase == "played" and referee.state.on_roll == 1
+    (tmp_path / "forfeit").mkdir()
+    events, _ = _tracked(tmp_path / "forfeit", head + [look(light_opened, (4, 1))])
+    assert [(e["type"], e.get("reason")) for e in events if not e.get("accepted", True)] == [
+        ("play", "too_few_dice")]
+
+
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     """RULES 2.2: long nardy's first throw starts the game. Light's first throw is never read
     (dice too small); its play is read off the board when dark's throw comes, so the game starts
