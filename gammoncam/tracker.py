@@ -12,8 +12,13 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
   die that may be cocked is held: a clearer look, or its play, decides (picked up unplayed,
   though it could be played, it did not count and the players threw again).
 - *dice picked up* while the mover is moving: the turn ends (RULES 7.1), so the play is read
-  from the board as it stands, guided by the rules (:func:`decode`).
-- *the cube turned up and laid before a player*: a double by the other player; the cube taken
+  from the board as it stands, guided by the rules (:func:`decode`). Picked up with nothing
+  played though the roll could be played, the next throw tells: the thrower's own means the
+  throw did not count (a cocked die read flat; a re-roll, RULES 2.3), the other player's that
+  the play was forfeit (a foul). A throw glimpsed as perhaps not counting and thrown again by
+  its thrower is a re-roll too.
+- *the cube turned up and laid before a player*: a double by the other player (by the player
+  on roll with their throw on the board: a double after the throw, RULES 5.2); the cube taken
   to the taker's side, or the doubler throwing next: a take; the board set up again (or the
   video ending) while a double waits: a drop, the game conceded; the cube turned again by the
   taker: a beaver.
