@@ -206,6 +206,10 @@ SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close h
 # renders, 5% of flat dice were read under 0.92 flat, 72% of cocked ones under 0.9), picked up
 # unplayed and followed by its thrower's next throw, did not count (:meth:`Tracker._rethrown`).
 RETHROWN = 0.9
+# A glimpse of the player due's throw, gone with the board unchanged, is a dance (no play
+# possible, RULES 3) when the rolls that leave that player no play are at least this likely from
+# its faces (vid 7305: a 6-6 on the bar, glimpsed; the opponent's double was taken for theirs).
+DANCE_GLIMPSED = 0.1
 
 
 @dataclass(frozen=True)
@@ -613,6 +617,8 @@ class Tracker:
         if thrower is not None and self.state.phase in ("turn", "played") and thrower != self._due()[0]:
             if not self._shows(self._due()[1], COLOUR[self._due()[0]], logp):
                 self._missed_turn(logp, dice)
+            elif self._missed_dance(logp, dice):
+                pass
             elif self.variant == "backgammon":
                 # Nobody has played since the last play recorded, so the player due threw into
                 # the other's half: tournament dice lie in the thrower's right-hand half, so the
@@ -724,6 +730,30 @@ class Tracker:
         self.unseen = replace(read, decision=decision)
         self._settle_unseen()
 
+    def _missed_dance(self, logp: np.ndarray, thrown: DiceReading | None = None) -> bool:
+        """The other player acts (``thrown``: their throw) while the board shows nothing played
+        by the player due, whose throw was glimpsed in their half and picked up: a roll that left
+        them no play (a dance on the bar), recorded as the likeliest such roll from the glimpse.
+        Without a glimpse the turn is not assumed: their dice in the other half may be a throw
+        that does not count (RULES 2.3)."""
+        side, before = self._due()
+        glimpse = next((g for g in reversed(self.glimpses) if g.thrower == COLOUR[side]
+                        and (thrown is None or not g.same_throw(thrown))), None)
+        if glimpse is None:
+            return False
+        likely = roll_probabilities(glimpse.faces)
+        dances = [roll for roll in ROLLS if not before.plays(*roll)[0].steps]
+        if sum(likely[roll] for roll in dances) < DANCE_GLIMPSED:
+            return False
+        roll = max(dances, key=likely.get)
+        self.glimpses = []
+        self.note("turn_missed", player=side + 1, decision="legal", rolls=[list(r) for r in dances],
+                  glimpse=list(glimpse.values))
+        self._submit(Throw(*roll), dice=list(roll), player=side + 1, inferred="glimpsed: no play was possible")
+        self._play(decode(before, roll, COLOUR[side], logp, self.thresholds), side, roll,
+                   inferred="glimpsed: no play was possible")
+        return True
+
     def _unseen_turn(self, logp: np.ndarray) -> None:
         """No dice on view and no throw seen, yet the board surely shows a play of the player
         due, clearly legal for some roll: the throw was never read (dice too small or hidden,
@@ -780,7 +810,9 @@ class Tracker:
         self.unseen_path = []
         if read is None:
             return
-        self.glimpses = []  # what they could tell of the unseen turn is told
+        # what they could tell of the unseen turn is told (a glimpse of the other player's
+        # throw since, a dance, still may tell of theirs: vid 7305)
+        self.glimpses = [g for g in self.glimpses if g.thrower not in (None, COLOUR[read.side])]
         self.note("turn_missed", player=read.side + 1, decision=read.decision.kind, rolls=[list(r) for r in read.rolls],
                   glimpse=None if read.glimpse is None else list(read.glimpse.values))
         if self.state.phase == "opening":  # each player's die, light's first; the higher moves first (RULES 2.1)
@@ -808,7 +840,8 @@ class Tracker:
         through = [r for r in rolls if all(passes_through(before, r, m, decision.position) for m in middles)]
         if through and len(through) < len(rolls):
             rolls, roll = through, through[0]
-        glimpse = next((g for g in reversed(self.glimpses) if thrown is None or not g.same_throw(thrown)), None)
+        glimpse = next((g for g in reversed(self.glimpses) if (thrown is None or not g.same_throw(thrown))
+                        and g.thrower in (None, COLOUR[side])), None)
         if glimpse is not None and len(rolls) > 1:
             roll = max(rolls, key=roll_probabilities(glimpse.faces).get)
         return UnseenTurn(side, roll, decision, tuple(rolls), glimpse)
@@ -930,6 +963,8 @@ class Tracker:
                     # first, so the double is judged as the doubler's (vid 7105: an illegal
                     # redouble was taken for the owner's, the owner's turn unseen).
                     self._missed_turn(logp)
+                if self.state.phase in ("turn", "played") and doubler != self._due()[0]:
+                    self._missed_dance(logp)
                 self._submit(Double(), player=doubler + 1, value=v1)
                 return
         if phase == "doubled" and v1 == v0 and loc1 in COLOUR:

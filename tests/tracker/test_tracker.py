@@ -450,6 +450,39 @@ def test_a_throw_picked_up_unplayed_and_thrown_again_is_a_reroll_not_a_foul(tmp_
         ("play", "too_few_dice")]
 
 
+def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path):
+    """RULES 3: light is on the bar before dark's closed board; light's throw is glimpsed (faces
+    unsure) and picked up with nothing played: a dance. When dark throws next, light's turn is
+    recorded as a throw with no play possible, not dark's throw as dice in the other half (a
+    false re-roll), nor the turns out of order (vid 7305)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    rng = np.random.default_rng(18)
+    light_on_the_bar = Position([0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
+                                [2] * 6 + [0] * 6 + [3] + [0] * 11, mover_bar=1)
+    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon", condone=True))
+    for event in (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 5),
+                  Played(light_on_the_bar.swapped())):  # condoned: the test needs dark's closed board
+        referee.submit(event)
+    glimpse = _look(light_on_the_bar, rng)
+    glimpse.dice = [{"faces": honest(np.array([0.05, 0.05, 0.1, 0.3, 0.2, 0.3])), "flat": 1.0, "score": 0.5,
+                     "uv": [0.6 + 0.1 * k, 0.4], "on_board": True, "half": "right"} for k in range(2)]
+    glimpse.throw_valid = 1.0
+    events = []
+    tracker = Tracker(referee, events.append)
+    for t, obs in enumerate([_look(light_on_the_bar, rng), glimpse, _look(light_on_the_bar, rng),
+                             _look(light_on_the_bar, rng, (5, 2), "left")]):
+        tracker.observe(obs, float(t))
+    assert [(e["type"], e.get("player")) for e in events if e["type"] in ("turn_missed", "throw", "play")] == [
+        ("turn_missed", 1), ("throw", 1), ("play", 1), ("throw", 2)]
+    assert [e["play"] for e in events if e["type"] == "play"] == [""]
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert referee.state.on_roll == 1 and referee.state.dice == (5, 2)
+
+
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     """RULES 2.2: long nardy's first throw starts the game. Light's first throw is never read
     (dice too small); its play is read off the board when dark's throw comes, so the game starts
