@@ -199,6 +199,7 @@ def _possible(before: Position, after: Position) -> bool:
 
 # --- dice and cube readings ----------------------------------------------------------------
 ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))  # larger die first
+CHANCE = {roll: (1 if roll[0] == roll[1] else 2) / 36 for roll in ROLLS}  # a roll's chance before it is seen
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
 MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
@@ -829,7 +830,8 @@ class Tracker:
     def _read_off_board(self, options: list, logp: np.ndarray, thrown: DiceReading | None = None) -> UnseenTurn:
         """Of ``options`` ((side, board before, roll) for a throw never seen), the play that best
         explains the board, and of the rolls that make it, the one a glimpse of the unseen dice
-        makes likeliest (the first without one)."""
+        makes likeliest, or without one the likeliest thrown (3-1 rather than 1-1 for 8/5 6/5:
+        a roll of two numbers comes twice as often as a double, vid 7305)."""
         found = [(decision.margin, side, roll, decision) for side, before, roll in options
                  for decision in [decode(before, roll, COLOUR[side], logp, self.thresholds)]]
         _, side, roll, decision = min(found, key=lambda f: f[0])
@@ -839,11 +841,11 @@ class Tracker:
                    if m is not None and m != before and m != decision.position]
         through = [r for r in rolls if all(passes_through(before, r, m, decision.position) for m in middles)]
         if through and len(through) < len(rolls):
-            rolls, roll = through, through[0]
+            rolls = through
         glimpse = next((g for g in reversed(self.glimpses) if (thrown is None or not g.same_throw(thrown))
                         and g.thrower in (None, COLOUR[side])), None)
-        if glimpse is not None and len(rolls) > 1:
-            roll = max(rolls, key=roll_probabilities(glimpse.faces).get)
+        if rolls:
+            roll = max(rolls, key=(CHANCE if glimpse is None else roll_probabilities(glimpse.faces)).get)
         return UnseenTurn(side, roll, decision, tuple(rolls), glimpse)
 
     def _picked_up(self, logp: np.ndarray) -> None:

@@ -500,6 +500,22 @@ def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     assert not [e for e in events if not e.get("accepted", True)] and referee.state.on_roll == 1
 
 
+def test_an_unseen_play_two_rolls_make_is_taken_for_the_likelier_roll(tmp_path):
+    """8/5 6/5 is a 3-1 or a 1-1 (8/7/6/5 6/5); with nothing seen of the dice the record holds
+    3-1, thrown twice as often as 1-1 (vid 7305 recorded 1-1)."""
+    rng = np.random.default_rng(19)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("24/13")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    light_played = dark_played.apply("8/5 6/5")
+    events, _ = _tracked(tmp_path, [look(start), look(start, (6, 5)), look(light_opened, (6, 5)), look(light_opened),
+                                    look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"),
+                                    look(dark_played), look(light_played), look(light_played, (5, 2), "left")])
+    assert [(e["player"], e["dice"]) for e in events if e["type"] == "throw"] == [(2, [6, 4]), (1, [3, 1]), (2, [5, 2])]
+    assert [e["play"] for e in events if e["type"] == "play"][-1] == "8/5 6/5"
+
+
 def test_a_board_seen_mid_turn_tells_which_roll_made_an_unseen_play(tmp_path):
     """Dark's throw is never read and 13/6 is a play of 4-3, 5-2 and 6-1 alike; the board was
     seen with the checker on the 8 on its way (13/8 8/6): 5-2 (vid 7207 recorded 4-3)."""
