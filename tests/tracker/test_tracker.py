@@ -507,7 +507,7 @@ def test_an_unseen_play_two_rolls_make_is_taken_for_the_likelier_roll(tmp_path):
     look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
     start = Position.start()
     light_opened = start.apply("24/13")
-    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    dark_played = light_opened.swapped().apply("24/14").swapped()
     light_played = dark_played.apply("8/5 6/5")
     events, _ = _tracked(tmp_path, [look(start), look(start, (6, 5)), look(light_opened, (6, 5)), look(light_opened),
                                     look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"),
