@@ -240,6 +240,8 @@ class DiceReading:
         """Whether ``other`` sees the dice of this throw: two dice lying where these lie, however
         their faces were read. Dice that did not move were not thrown again, so a face misread
         at a later settle must not become a new throw (and end the turn)."""
+        if len(self.places) == 1 or len(other.places) == 1:  # a die seen alone (:func:`lone_die`)
+            return any(np.hypot(*(np.asarray(a) - b)) <= SAME_PLACE for a in self.places for b in other.places)
         if len(self.places) != 2 or len(other.places) != 2:
             return self == other
         return bool(min(self._pairings(other)) <= 2 * SAME_PLACE)
@@ -294,6 +296,17 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     faces_sure = all(float(np.max(d["faces"])) >= sure for d in dice)
     return DiceReading(values, half, bool(obs.throw_valid > invalid), places, faces, valid_sure, faces_sure,
                        float(obs.throw_valid))
+
+
+def lone_die(obs: Observation, present: float = 0.2) -> DiceReading | None:
+    """One die found surely on the board and no second (a die cocked against a checker, or off
+    the board, goes unfound: vids 7101, 7202, 7305), as a reading of one die that may not count."""
+    found = [d for d in obs.dice if d.get("score", 1.0) >= present and d.get("on_board", True)]
+    if len(found) != 1 or len(obs.dice) > 2:
+        return None
+    d = found[0]
+    return DiceReading((int(np.argmax(d["faces"])) + 1,), d["half"], False, (tuple(d["uv"]),),
+                       (np.asarray(d["faces"], np.float64),), faces_sure=False, counts=0.0)
 
 
 def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
@@ -444,6 +457,11 @@ class Tracker:
     # The boards read with confidence while that turn was made (each location's reading as a
     # class): a board seen mid-turn tells which of the rolls that make the play was thrown.
     unseen_path: list = field(default_factory=list)
+    # The latest look at a throw not recorded (a glimpse, or a die seen alone), and that look
+    # once a settled board showed the dice gone: if its thrower throws again with nothing
+    # played, that throw did not count (:meth:`_rethrown`).
+    last_look: DiceReading | None = None
+    left_unplayed: DiceReading | None = None
     # Long nardy's first game starts with its first throw (RULES 2.2): True once the starting
     # position was seen while no game is in progress, so a first turn made unseen can be read.
     set_up: bool = False
@@ -502,12 +520,16 @@ class Tracker:
             self.cube_seen = cube
         dice = read_dice(obs)
         if dice == "unsure":
+            self.last_look = lone_die(obs) or self.last_look
             self._note_path(logp)
             return
         if dice is not None and not dice.faces_sure:
             self._glimpse(dice)
+            self.last_look = dice
             self._note_path(logp)
             return
+        if dice is None and self.last_look is not None:
+            self.left_unplayed, self.last_look = self.last_look, None
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
             self.dice_seen = self._taken_as_counting(seen.seen_again(dice), logp)
@@ -521,6 +543,7 @@ class Tracker:
                 self._picked_up(logp)
             self._throw(dice, logp)
             self.glimpses, self.unseen_path = [], []  # what they could tell of a turn unseen was told by now
+            self.last_look = self.left_unplayed = None
             self.dice_seen = dice
         elif dice is None and seen is not None:
             self._picked_up(logp)
@@ -639,20 +662,24 @@ class Tracker:
         self._submit_throw(roll, dice)
 
     def _rethrown(self, dice: DiceReading, logp: np.ndarray) -> None:
-        """The player due throws again, their last throw glimpsed (faces too unsure to record)
-        lying elsewhere, read as perhaps not counting (:data:`RETHROWN`), and picked up with
-        nothing surely played: the players took that throw as not counting (a cocked die, RULES 2.3),
-        so the referee reports the re-roll (vids 5013, 7106, 7203: a cocked die read unsurely
-        went unreported). The thrower is told by the dice's half, so in long nardy, where either
-        half counts, only dice in the player's own right-hand half are taken as theirs."""
-        last = self.glimpses[-1] if self.glimpses else None
+        """The player due throws again; their last throw was seen only in part (faces too unsure
+        to record, or one die alone) and read as perhaps not counting (:data:`RETHROWN`; a die
+        alone, the other unfound, never surely counts), then seen gone with nothing surely
+        played: the players took it as not counting (a cocked die, RULES 2.3), so the referee
+        reports the re-roll (vids 5013, 7106, 7203: a cocked die read unsurely; 7101, 7202, 7305:
+        a cocked die unfound). The thrower is told by the dice's half, so in long nardy, where
+        either half counts, only dice in the player's own right-hand half are taken as theirs."""
+        last, self.left_unplayed = self.left_unplayed, None
         if (last is None or last.counts > RETHROWN or last.same_throw(dice) or dice.thrower is None
                 or last.thrower != dice.thrower or self.held is not None or self.unseen is not None
                 or self.state.phase not in ("turn", "played")):
             return
         if COLOUR[self._due()[0]] == dice.thrower and not self._board_moved(logp):
-            self._submit_throw(last.likely()[0], replace(last, valid=False),
-                               why="picked up unplayed and thrown again: the throw did not count")
+            # a die alone is logged as thrown twice (the referee's throw has two dice); the event
+            # says what was seen
+            roll = last.likely()[0] if len(last.faces) == 2 else last.values * 2
+            self._submit(Throw(*roll, valid=False), dice=list(roll if len(last.faces) == 2 else last.values),
+                         player=self._due()[0] + 1, why="picked up unplayed and thrown again: the throw did not count")
 
     def _taken_as_counting(self, dice: DiceReading, logp: np.ndarray) -> DiceReading:
         """Dice read as not counting that the player due has begun to play: the players took

@@ -483,6 +483,39 @@ def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path):
     assert referee.state.on_roll == 1 and referee.state.dice == (5, 2)
 
 
+def test_a_throw_seen_as_one_die_and_thrown_again_is_a_reroll(tmp_path):
+    """RULES 2.3: dark's throw comes to rest with one die found (the other, cocked against a
+    checker, unfound), is picked up with nothing played and thrown again by dark: a re-roll
+    (vids 7101, 7202, 7305). The same die seen alone while a hand hides the other, then both
+    read where they lay, is one throw: no re-roll."""
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+
+    def one_die(uv):
+        obs = _look(light_opened, rng)
+        obs.dice = [{"faces": honest(np.eye(6)[1]), "flat": 1.0, "score": 0.7, "uv": uv, "on_board": True,
+                     "half": "left"}]
+        obs.throw_valid = 0.0
+        return obs
+
+    def thrown(values, places):
+        obs = _look(light_opened, rng, values, "left")
+        for d, uv in zip(obs.dice, places):
+            d["uv"] = uv
+        return obs
+
+    head = lambda: [_look(start, rng), _look(start, rng, (3, 1)), _look(light_opened, rng, (3, 1)), _look(light_opened, rng)]
+    rng = np.random.default_rng(20)
+    events, referee = _tracked(tmp_path, head() + [one_die([0.1, 0.3]), _look(light_opened, rng),
+                                                   thrown((6, 4), ([0.3, 0.6], [0.35, 0.5]))])
+    assert [(e["dice"], e["accepted"], e.get("reason")) for e in events if e["type"] == "throw"] == [
+        ([2], False, "invalid_throw"), ([6, 4], True, None)]
+    (tmp_path / "hidden").mkdir()
+    rng = np.random.default_rng(20)
+    events, _ = _tracked(tmp_path / "hidden", head() + [one_die([0.1, 0.3]), thrown((6, 2), ([0.3, 0.6], [0.1, 0.3]))])
+    assert [(e["dice"], e["accepted"]) for e in events if e["type"] == "throw"] == [([6, 2], True)]
+
+
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     """RULES 2.2: long nardy's first throw starts the game. Light's first throw is never read
     (dice too small); its play is read off the board when dark's throw comes, so the game starts
