@@ -530,6 +530,9 @@ class Tracker:
             return
         if dice is None and self.last_look is not None:
             self.left_unplayed, self.last_look = self.last_look, None
+        if dice is None and self.left_unplayed is not None and (
+                self.state.phase not in ("turn", "played") or self._board_moved(logp)):
+            self.left_unplayed = None  # played after all (judged with no dice over the checkers)
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
             self.dice_seen = self._taken_as_counting(seen.seen_again(dice), logp)
@@ -667,14 +670,15 @@ class Tracker:
         alone, the other unfound, never surely counts), then seen gone with nothing surely
         played: the players took it as not counting (a cocked die, RULES 2.3), so the referee
         reports the re-roll (vids 5013, 7106, 7203: a cocked die read unsurely; 7101, 7202, 7305:
-        a cocked die unfound). The thrower is told by the dice's half, so in long nardy, where
+        a cocked die unfound). Nothing played is judged on the boards seen with the dice gone
+        (new dice can hide a checker: vid 7305). The thrower is told by the dice's half, so in long nardy, where
         either half counts, only dice in the player's own right-hand half are taken as theirs."""
         last, self.left_unplayed = self.left_unplayed, None
         if (last is None or last.counts > RETHROWN or last.same_throw(dice) or dice.thrower is None
                 or last.thrower != dice.thrower or self.held is not None or self.unseen is not None
                 or self.state.phase not in ("turn", "played")):
             return
-        if COLOUR[self._due()[0]] == dice.thrower and not self._board_moved(logp):
+        if COLOUR[self._due()[0]] == dice.thrower:  # nothing played: judged while the dice were gone
             # a die alone is logged as thrown twice (the referee's throw has two dice); the event
             # says what was seen
             roll = last.likely()[0] if len(last.faces) == 2 else last.values * 2
