@@ -530,8 +530,8 @@ class Tracker:
             return
         if dice is None and self.last_look is not None:
             self.left_unplayed, self.last_look = self.last_look, None
-        if dice is None and self.left_unplayed is not None and (
-                self.state.phase not in ("turn", "played") or self._board_moved(logp)):
+        if (dice is None and self.left_unplayed is not None and self.state.phase in ("turn", "played")
+                and self._board_moved(logp)):
             self.left_unplayed = None  # played after all (judged with no dice over the checkers)
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
