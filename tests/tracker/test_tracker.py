@@ -252,6 +252,15 @@ def _look(position_from_light, rng, dice=(), half="right"):
     return obs
 
 
+def _with_cube(obs, value, location):
+    """``obs`` with the cube read surely: ``value`` at ``location`` ("middle", "light", "dark")."""
+    from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
+
+    obs.cube = {"value": np.eye(len(CUBE_VALUES))[CUBE_VALUES.index(value)],
+                "location": np.eye(len(CUBE_LOCATIONS))[CUBE_LOCATIONS.index(location)]}
+    return obs
+
+
 def _tracked(tmp_path, looks, variant="backgammon") -> tuple[list, object]:
     """The events a tracker emits on ``looks``, and its referee."""
     from engine.profiles import profile
@@ -400,15 +409,10 @@ def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
     """RULES 5.2: dark throws 6-4, then turns the cube to 2 and lays it before light: a double
     after the throw, called as such (not taken for the start of light's turn, nor the unmoved
     board for an illegal play); the cube put back, dark plays the throw."""
-    from vision.observation import CUBE_VALUES
-
     rng = np.random.default_rng(16)
 
     def look(position, dice=(), half="right", value=1, location="middle"):
-        obs = _look(position, rng, dice, half)
-        obs.cube = {"value": np.eye(len(CUBE_VALUES))[CUBE_VALUES.index(value)],
-                    "location": np.eye(3)[("middle", "light", "dark").index(location)]}
-        return obs
+        return _with_cube(_look(position, rng, dice, half), value, location)
 
     start = Position.start()
     light_opened = start.apply("8/5 6/5")
@@ -570,15 +574,9 @@ def test_a_take_never_seen_is_read_from_the_game_going_on(tmp_path):
     """RULES 5: light doubles; the cube is not read again (too small), light throws and plays
     unseen, dark's throw is seen. The game went on, so the double was taken (a drop ends the
     game): no out-of-turn call on dark's throw (vid 7116 called one)."""
-    from vision.observation import CUBE_VALUES
-
     rng = np.random.default_rng(12)
     look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-
-    def with_cube(obs, value, location):
-        obs.cube = {"value": np.eye(len(CUBE_VALUES))[CUBE_VALUES.index(value)],
-                    "location": np.eye(3)[("middle", "light", "dark").index(location)]}
-        return obs
+    with_cube = _with_cube
 
     start = Position.start()
     light_opened = start.apply("8/5 6/5")
@@ -710,15 +708,10 @@ def test_a_double_after_an_unseen_turn_is_judged_as_the_doublers(tmp_path):
     seen thrown; then the cube, turned to 4, is laid before light: dark redoubles without
     owning the cube. Light's turn is read off the board first, so the double is judged as
     dark's (not_cube_owner), not taken for a redouble by light, the owner."""
-    from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
-
     rng = np.random.default_rng(9)
 
     def look(position, dice=(), half="right", cube=(1, "middle")):
-        obs = _look(position, rng, dice, half)
-        obs.cube = {"value": np.eye(len(CUBE_VALUES))[CUBE_VALUES.index(cube[0])],
-                    "location": np.eye(3)[CUBE_LOCATIONS.index(cube[1])]}
-        return obs
+        return _with_cube(_look(position, rng, dice, half), *cube)
 
     start = Position.start()
     light_played = start.apply("8/5 6/5")
