@@ -524,6 +524,13 @@ class Tracker:
             self._note_path(logp)
             return
         if dice is not None and not dice.faces_sure:
+            seen = self.dice_seen
+            if seen is not None and None not in (seen.thrower, dice.thrower) and seen.thrower != dice.thrower:
+                # the other player's dice, however unsurely read: the throw on view before was
+                # picked up unseen (a short pause between turns: vid 7311 held a 6-6 dance
+                # through the other player's whole turn)
+                self._picked_up(logp)
+                self.dice_seen = None
             self._glimpse(dice)
             self.last_look = dice
             self._note_path(logp)

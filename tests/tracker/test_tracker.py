@@ -520,6 +520,29 @@ def test_a_throw_seen_as_one_die_and_thrown_again_is_a_reroll(tmp_path):
     assert [(e["dice"], e["accepted"]) for e in events if e["type"] == "throw"] == [([6, 2], True)]
 
 
+def test_the_other_players_dice_glimpsed_end_the_turn_on_view(tmp_path):
+    """Dark plays 6-4 and picks the dice up, light throws at once, too soon for a settle with no
+    dice, and light's dice are read unsurely: dark's turn is over and recorded then, not kept
+    open through light's whole turn (vid 7311: a 6-6 dance held until light's next throw)."""
+    rng = np.random.default_rng(21)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/14").swapped()
+
+    def glimpse(position):
+        obs = look(position)
+        obs.dice = [{"faces": honest(np.array([0.05, 0.05, 0.1, 0.3, 0.2, 0.3])), "flat": 1.0, "score": 0.5,
+                     "uv": [0.6 + 0.1 * k, 0.4], "on_board": True, "half": "right"} for k in range(2)]
+        obs.throw_valid = 1.0
+        return obs
+
+    events, _ = _tracked(tmp_path, [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+                                    look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"),
+                                    glimpse(dark_played)])
+    assert [(e["type"], e.get("player"), e.get("play")) for e in events if e["type"] == "play"][-1] == ("play", 2, "24/14")
+
+
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     """RULES 2.2: long nardy's first throw starts the game. Light's first throw is never read
     (dice too small); its play is read off the board when dark's throw comes, so the game starts
