@@ -602,8 +602,12 @@ class Tracker:
 
     def _throw(self, dice: DiceReading, logp: np.ndarray) -> None:
         if self.unseen is not None:
-            if dice.thrower is not None and COLOUR.index(dice.thrower) != self.unseen.side:
-                self._settle_unseen()  # the other player threw: the turn read off the board is over
+            other, after = 1 - self.unseen.side, self.unseen.decision.position.swapped()
+            if dice.thrower is not None and (COLOUR.index(dice.thrower) != self.unseen.side
+                                             or self._dance_glimpsed(other, after, dice) is not None):
+                # the other player threw, or danced (their throw glimpsed, vid 7311): the turn
+                # read off the board is over (the dance is recorded below, :meth:`_missed_dance`)
+                self._settle_unseen()
             else:
                 self.unseen, self.unseen_path = None, []  # the player's own dice, read at last: their turn is followed as seen
         if self.held is not None:
@@ -776,15 +780,10 @@ class Tracker:
         Without a glimpse the turn is not assumed: their dice in the other half may be a throw
         that does not count (RULES 2.3)."""
         side, before = self._due()
-        glimpse = next((g for g in reversed(self.glimpses) if g.thrower == COLOUR[side]
-                        and (thrown is None or not g.same_throw(thrown))), None)
-        if glimpse is None:
+        danced = self._dance_glimpsed(side, before, thrown)
+        if danced is None:
             return False
-        likely = roll_probabilities(glimpse.faces)
-        dances = [roll for roll in ROLLS if not before.plays(*roll)[0].steps]
-        if sum(likely[roll] for roll in dances) < DANCE_GLIMPSED:
-            return False
-        roll = max(dances, key=likely.get)
+        roll, glimpse, dances = danced
         self.glimpses = []
         self.note("turn_missed", player=side + 1, decision="legal", rolls=[list(r) for r in dances],
                   glimpse=list(glimpse.values))
@@ -792,6 +791,19 @@ class Tracker:
         self._play(decode(before, roll, COLOUR[side], logp, self.thresholds), side, roll,
                    inferred="glimpsed: no play was possible")
         return True
+
+    def _dance_glimpsed(self, side: int, before: Position, thrown: DiceReading | None):
+        """(the likeliest roll, the glimpse, every roll) of a dance by ``side`` from ``before``
+        that a glimpse of their throw makes at least :data:`DANCE_GLIMPSED` likely, or None."""
+        glimpse = next((g for g in reversed(self.glimpses) if g.thrower == COLOUR[side]
+                        and (thrown is None or not g.same_throw(thrown))), None)
+        if glimpse is None:
+            return None
+        likely = roll_probabilities(glimpse.faces)
+        dances = [roll for roll in ROLLS if not before.plays(*roll)[0].steps]
+        if sum(likely[roll] for roll in dances) < DANCE_GLIMPSED:
+            return None
+        return max(dances, key=likely.get), glimpse, dances
 
     def _unseen_turn(self, logp: np.ndarray) -> None:
         """No dice on view and no throw seen, yet the board surely shows a play of the player
