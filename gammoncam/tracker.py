@@ -610,6 +610,8 @@ class Tracker:
                 self._settle_unseen()
             else:
                 self.unseen, self.unseen_path = None, []  # the player's own dice, read at last: their turn is followed as seen
+        elif self.held is None and self.pending is None and self.in_sync:
+            self._played_before_danced(dice, logp)
         if self.held is not None:
             self._resolve_held(logp)
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
@@ -791,6 +793,23 @@ class Tracker:
         self._play(decode(before, roll, COLOUR[side], logp, self.thresholds), side, roll,
                    inferred="glimpsed: no play was possible")
         return True
+
+    def _played_before_danced(self, dice: DiceReading, logp: np.ndarray) -> None:
+        """The player due throws while the board already shows a play of theirs, clearly legal
+        for some roll, and the other player was glimpsed throwing since, a roll that leaves them
+        no play: the due player's last turn went unseen (its dice only glimpsed, no settle
+        without dice before the next throw) and the other player danced. Both are recorded
+        before this throw (vid 7311: light's two plays were judged as one, a false call)."""
+        if (dice.thrower is None or self.state.phase not in ("turn", "played")
+                or COLOUR.index(dice.thrower) != self._due()[0] or not self._board_moved(logp)):
+            return
+        side, before = self._due()
+        read = self._read_off_board([(side, before, roll) for roll in ROLLS], logp, dice)
+        if read.decision.kind != "legal" or self._dance_glimpsed(1 - side, read.decision.position.swapped(), dice) is None:
+            return
+        self.unseen = read
+        self._settle_unseen()
+        self._missed_dance(logp, dice)
 
     def _dance_glimpsed(self, side: int, before: Position, thrown: DiceReading | None):
         """(the likeliest roll, the glimpse, every roll) of a dance by ``side`` from ``before``

@@ -546,8 +546,9 @@ def test_the_other_players_dice_glimpsed_end_the_turn_on_view(tmp_path):
 def test_a_dance_glimpsed_after_a_turn_read_off_the_board(tmp_path):
     """Light's throw goes unseen (its play read off the board), dark, on the bar before light's
     closed board, is glimpsed throwing and dances, then light throws again: light's turn, dark's
-    dance and light's new throw, in that order; not light's new dice taken for the dice of the
-    turn read off the board (vid 7311: a false illegal-play call on light's two plays)."""
+    dance and light's new throw, in that order, whether or not a settle without dice came
+    between; not light's new dice taken for the dice of the turn unseen (vid 7311: a false
+    illegal-play call on light's two plays)."""
     from engine.match import NewGame, OpeningThrow, Played, Throw
     from engine.profiles import profile
     from gammoncam.referee import Referee
@@ -557,23 +558,35 @@ def test_a_dance_glimpsed_after_a_turn_read_off_the_board(tmp_path):
     closed = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
                       opponent_bar=1)
     played = closed.apply("13/7 13/8")  # light's 6-5, never seen thrown
-    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon", condone=True))
-    for event in (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 5),
-                  Played(closed.swapped())):  # condoned: the test needs light's closed board
-        referee.submit(event)
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 5),
+             Played(closed.swapped()))  # condoned: the test needs light's closed board
     glimpse = _look(played, rng)
     glimpse.dice = [{"faces": honest(np.array([0.05, 0.05, 0.1, 0.3, 0.2, 0.3])), "flat": 1.0, "score": 0.5,
                      "uv": [0.1 + 0.1 * k, 0.4], "on_board": True, "half": "left"} for k in range(2)]
     glimpse.throw_valid = 1.0
-    events = []
-    tracker = Tracker(referee, events.append)
-    for t, obs in enumerate([_look(closed, rng), _look(played, rng), glimpse, _look(played, rng),
-                             _look(played, rng, (4, 2))]):
-        tracker.observe(obs, float(t))
-    assert [(e["type"], e.get("player"), e.get("play")) for e in events if e["type"] in ("throw", "play")] == [
-        ("throw", 1, None), ("play", 1, "13/8 13/7"), ("throw", 2, None), ("play", 2, ""), ("throw", 1, None)]
-    assert not [e for e in events if not e.get("accepted", True)]
-    assert referee.state.dice == (4, 2) and referee.state.on_roll == 0
+    def light_glimpsed(position):  # light's own dice, read unsurely, lying in light's half
+        obs = _look(position, rng)
+        obs.dice = [{**d, "uv": [0.6 + 0.1 * k, 0.6], "half": "right"} for k, d in enumerate(glimpse.dice)]
+        obs.throw_valid = 1.0
+        return obs
+
+    # with a settle between light's play and dark's throw (the turn read off the board then),
+    # and without one (light's dice glimpsed through the play, then dark's)
+    for looks in ([_look(closed, rng), _look(played, rng), glimpse, _look(played, rng), _look(played, rng, (4, 2))],
+                  [_look(closed, rng), light_glimpsed(closed), light_glimpsed(played), glimpse,
+                   _look(played, rng, (4, 2))]):
+        referee = Referee.open(tmp_path / f"log{len(looks)}{id(looks)}.sqlite",
+                               profile("money", variant="backgammon", condone=True))
+        for event in setup:
+            referee.submit(event)
+        events = []
+        tracker = Tracker(referee, events.append)
+        for t, obs in enumerate(looks):
+            tracker.observe(obs, float(t))
+        assert [(e["type"], e.get("player"), e.get("play")) for e in events if e["type"] in ("throw", "play")] == [
+            ("throw", 1, None), ("play", 1, "13/8 13/7"), ("throw", 2, None), ("play", 2, ""), ("throw", 1, None)]
+        assert not [e for e in events if not e.get("accepted", True)]
+        assert referee.state.dice == (4, 2) and referee.state.on_roll == 0
 
 
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
