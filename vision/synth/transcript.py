@@ -69,15 +69,20 @@ def turns_transcript(variant: str, turns: list[Turn]) -> str:
 def selfplay_turns(variant: str, seed: int, turns: int) -> list[Turn]:
     """A game played by the engine with random legal plays, ``turns`` turns long at most:
     light moves first, the sides alternate, and it stops when a side has borne off all.
+    Backgammon's first play is never a double (RULES 2.1: equal opening dice are thrown again).
 
     >>> [t.colour for t in selfplay_turns("long", 1, 3)]
     ['light', 'dark', 'light']
+    >>> selfplay_turns("backgammon", 7312, 1)[0].dice  # 1-1 drawn first, thrown again
+    (1, 4)
     """
     rng = random.Random(seed)
     position = Position.start(variant)
     out: list[Turn] = []
     for k in range(turns):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
+        while k == 0 and variant == "backgammon" and dice[0] == dice[1]:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
         play = rng.choice(position.plays(*dice))
         out.append(Turn(COLOURS[k % 2], dice, [(src, dst) for src, dst, _ in play.steps]))
         if play.position.game_result():
