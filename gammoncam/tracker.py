@@ -200,6 +200,7 @@ def _possible(before: Position, after: Position) -> bool:
 # --- dice and cube readings ----------------------------------------------------------------
 ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))  # larger die first
 CHANCE = {roll: (1 if roll[0] == roll[1] else 2) / 36 for roll in ROLLS}  # a roll's chance before it is seen
+OPENING_ROLLS = tuple(roll for roll in ROLLS if roll[0] != roll[1])  # a tie is thrown again (RULES 2.1)
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
 MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
@@ -545,7 +546,8 @@ class Tracker:
             self.dice_seen = self._taken_as_counting(seen.seen_again(dice), logp)
             if self.held is not None:
                 self.held = self.dice_seen
-                if self.held.valid_sure and (self.held.likely()[1] >= HOLD or not self.held.valid):
+                if (self.state.phase != "opening" and self.held.valid_sure
+                        and (self.held.likely()[1] >= HOLD or not self.held.valid)):
                     self.held = None  # a clearer look tells the roll, or that the throw does not count
                     self._submit_throw(self.dice_seen.likely()[0], self.dice_seen)
         elif dice is not None:
@@ -645,13 +647,17 @@ class Tracker:
                 self.note("opening_tie", **info)
                 return
             first = thrower if thrower is not None else 0
-            event = OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1)
             if not self._at_start(logp):
-                # The game went on while no throw was read (dice too small or hidden): this is
-                # not the opening throw, and the record cannot follow the board. Nothing is
-                # called until a clearly legal play shows they agree again.
+                # Dice small or hidden: the opening may have been played before its dice were
+                # read surely (vid 7312: a 4-1 glimpsed, played, then read 5-1), or the dice just
+                # thrown hide checkers (7202, 7305: a board that looked like a 2-1's play). The
+                # throw is held, and its roll told by faces and board together once the play is
+                # over; nothing is called until a clearly legal play shows record and board agree.
                 self.in_sync = False
+                self.held = dice
                 self.note("unclear", what="the first throw seen comes after the board left the start", **info)
+                return
+            event = OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1)
             self._submit(event, **info)
             return
         if thrower is not None and self.state.phase in ("turn", "played") and thrower != self._due()[0]:
@@ -728,13 +734,42 @@ class Tracker:
         self._submit(Throw(*roll, valid=dice.valid), dice=list(roll),
                      player=None if thrower is None else thrower + 1, **info)
 
+    def _roll_explaining(self, before: Position, mover: str, dice: DiceReading, logp: np.ndarray,
+                         rolls: tuple = ROLLS) -> tuple:
+        """Of ``rolls``, the one that with its likeliest legal play best explains the dice's
+        faces and the board together (log-probability of the roll from the faces, less the
+        play's margin). Rolls the faces all but rule out (under :data:`MISREAD_FLOOR`) count
+        only when some roll they allow explains the play too: then nothing can be called, and
+        the board may well tell of two dice misread alike (vid 7312: a 3-3 read 1-1, its
+        play 4 nats from the reading, a 3-1's 20). When the play is illegal under every roll
+        the faces allow, the roll the faces tell: a foul is judged against it (how near another
+        roll's legal plays come to the board says nothing of what was thrown: vid 5303
+        recorded 6-4 for 6-1)."""
+        if len(dice.faces) != 2:
+            return dice.values
+        chance = roll_probabilities(dice.faces)
+        explained = [(float(np.log(max(chance[roll], 1e-300))) - decision.margin, chance[roll] >= MISREAD_FLOOR, roll)
+                     for roll in rolls for decision in [decode(before, roll, mover, logp, self.thresholds)]
+                     if decision.kind != "illegal"]
+        if any(allowed for _, allowed, _ in explained):
+            return max(explained)[2]
+        return max(rolls, key=chance.get)
+
     def _resolve_held(self, logp: np.ndarray) -> None:
-        """The turn of a throw held as unsure ended: record the roll that, with its likeliest
-        legal play, best explains both the dice's faces and the board, then read the play.
+        """The turn of a throw held as unsure (or an opening held as first read after the board
+        left the start) ended: record the roll that, with its likeliest legal play, best
+        explains both the dice's faces and the board (:meth:`_roll_explaining`), then read the play.
         A throw that may not have counted (a die perhaps cocked), picked up with the board as it
         was though the roll could be played, did not count: the players threw again (RULES 2.3)."""
         held, self.held = self.held, None
         state = self.state
+        if state.phase == "opening":  # each player's die, light's first; the higher moves first (RULES 2.1)
+            first = COLOUR.index(held.thrower) if held.thrower else 0
+            d1, d2 = self._roll_explaining(state.position, COLOUR[first], held, logp, OPENING_ROLLS)
+            self._submit(OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1), dice=[d1, d2],
+                         player=first + 1, read=list(held.values), resolved="the roll that explains the play")
+            self._end_play(logp)
+            return
         if state.phase not in ("turn", "played"):  # the game moved on (a drop, a new game)
             return
         due, before = self._due()
@@ -743,14 +778,7 @@ class Tracker:
             self._submit_throw(held.likely()[0], replace(held, valid=False),
                                why="picked up unplayed: the throw did not count")
             return
-        # Rolls under which the board shows a legal (or perhaps legal) play, the likeliest by
-        # faces and board together; when the play is illegal under every roll the faces allow, a
-        # foul is judged against the roll the faces tell (how near another roll's legal plays
-        # come to the board says nothing of what was thrown: vid 5303 recorded 6-4 for 6-1).
-        explained = [(float(np.log(p)) - decision.margin, roll)
-                     for roll, p in roll_probabilities(held.faces).items() if p >= MISREAD_FLOOR
-                     for decision in [decode(before, roll, mover, logp, self.thresholds)] if decision.kind != "illegal"]
-        best = max(explained)[1] if explained else held.likely()[0]
+        best = self._roll_explaining(before, mover, held, logp)
         likely, p = held.likely()
         if best != likely:  # no call, but the official is told (vid 5303: a 6-1 read, a 6-2 played)
             self.note("unclear", what="the play fits a roll the dice were read less likely to show",
@@ -947,8 +975,8 @@ class Tracker:
 
     def _decode(self, p: Pending, logp: np.ndarray) -> Decision:
         """:func:`decode`, except that a play with an innocent explanation is unclear, not called:
-        legal for dice the reader nearly saw, or the opponent's legal play (a throw the tracker
-        missed, so it waits for the wrong player)."""
+        legal for dice the reader nearly saw, the opponent's legal play (a throw the tracker
+        missed, so it waits for the wrong player), or the opponent's checkers moved."""
         decision = decode(p.before, p.dice, p.mover, logp, self.thresholds)
         if decision.kind != "illegal":
             return decision
@@ -957,6 +985,12 @@ class Tracker:
             self.note("dice_misread", dice=list(p.dice), likely=list(roll), **decision.to_json())
         elif opponent_played(p.before, decision.position):
             self.note("turn_missed", player=self.state.on_roll + 1, **decision.to_json())
+        elif p.before.check(*p.dice, decision.position).reason == "opponent_moved":
+            # The other player's checkers moved, not by a hit (RULES 3.3): players move their
+            # own checkers, so that is the other's turn begun on top of this one, their throw
+            # unseen, or a stack of theirs misread (vid 7312: a false call on the sum of looks
+            # at a play left unclear and at the other player's play begun).
+            self.note("opponent_moving", player=self.state.on_roll + 1, **decision.to_json())
         elif not self.in_sync:
             self.note("not_in_sync", player=self.state.on_roll + 1, **decision.to_json())
         else:

@@ -813,3 +813,106 @@ def test_a_game_that_went_on_unseen_is_not_judged(tmp_path):
                                           look(after), look(after, (2, 1)), look(after.apply("14/13 24/22"), (2, 1))])
     assert all(r.accepted for r in referee.rulings)
     assert any(e["type"] == "unclear" and "left the start" in e.get("what", "") for e in events)
+
+
+def test_a_double_misread_on_both_dice_is_recorded_from_its_play(tmp_path):
+    """Light's 3-3 is read unsurely as 1-1 on both dice (vid 7312, dice 15 px wide): the 3 is
+    all but ruled out on one die and weak on the other, and the board is read unsurely where the
+    play landed. A 3-1, which the faces allow, might have made it; the 3-3 makes it exactly:
+    the 3-3 is recorded, its play legal, and nothing is called (a false call at the next
+    look before, on the 3-1's likeliest play)."""
+    rng = np.random.default_rng(12)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    played = dark_played.apply("13/10(2) 6/3(2)")
+
+    def misread(position):
+        obs = look(position, (1, 1))
+        obs.dice[0]["faces"] = honest(np.array([0.66, 0.2, 0.01, 0.08, 0.03, 0.02]))
+        obs.dice[1]["faces"] = honest(np.array([0.62, 0.2, 0.05, 0.08, 0.03, 0.02]))
+        return obs
+
+    def blurred(position):  # the points the play changed read at 0.7
+        from vision.observation import Observation
+
+        probs = np.exp(_observation_of(position, "light", rng))
+        before, after = (expected_classes(p.board[None], "light", "backgammon")[0] for p in (dark_played, played))
+        for loc in np.nonzero(before != after)[0]:
+            probs[loc] = 0.3 / probs.shape[1]
+            probs[loc, after[loc]] += 0.7
+        return Observation.from_locations(probs)
+
+    looks = [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
+             look(dark_played, (6, 4), "left"), look(dark_played), misread(dark_played), misread(played),
+             blurred(played), blurred(played), look(played, (5, 2), "left")]
+    events, referee = _tracked(tmp_path, looks)
+    assert [e["dice"] for e in events if e["type"] == "throw"][-2:] == [[3, 3], [5, 2]]
+    assert ("play", 1, "13/10(2) 6/3(2)") in [(e["type"], e.get("player"), e.get("play")) for e in events]
+    assert [e.get("played_as") for e in events if e["type"] == "unclear"] == [[3, 3]]
+    assert not [e for e in events if e["type"] == "call"] and all(r.accepted for r in referee.rulings)
+
+
+def test_an_opening_read_after_its_play_is_told_by_the_board(tmp_path):
+    """RULES 2.1: light's opening 4-1 was played before its dice were read surely, and then read
+    5-1 (the 4 taken for a 5, the 4 next likeliest; vid 7312, whose record never came back to
+    the board after that): the opening is recorded as the 4-1 the board shows, its play legal."""
+    rng = np.random.default_rng(13)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    played = start.apply("24/23 13/9")
+
+    def misread(position):
+        obs = look(position, (5, 1))
+        obs.dice[0]["faces"] = honest(np.array([0.01, 0.02, 0.03, 0.15, 0.75, 0.04]))
+        return obs
+
+    events, referee = _tracked(tmp_path, [look(start), look(played), misread(played), look(played),
+                                          look(played.swapped().apply("13/7 8/7").swapped(), (6, 1), "left")])
+    assert [e["dice"] for e in events if e["type"] in ("opening", "throw")] == [[4, 1], [6, 1]]
+    assert ("play", 1, "24/23 13/9") in [(e["type"], e.get("player"), e.get("play")) for e in events]
+    assert not [e for e in events if e["type"] == "call"] and all(r.accepted for r in referee.rulings)
+
+
+def test_the_other_players_checkers_moved_are_not_called_on_the_mover(tmp_path):
+    """RULES 3.3: light's 3-1 played, and before the board was seen without dice dark's unseen
+    throw had him start his turn (24/18): the board is illegal for light's 3-1 only because
+    dark's checkers moved, which players do not do to each other's. No call; light's play is
+    recorded once dark's dice are read."""
+    rng = np.random.default_rng(14)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_begun = light_played.swapped().apply("24/18").swapped()
+    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    events, referee = _tracked(tmp_path, [look(start), look(start, (3, 1)), look(light_played, (3, 1)),
+                                          look(dark_begun), look(dark_played, (6, 4), "left")])
+    assert not [e for e in events if e["type"] == "call"] and all(r.accepted for r in referee.rulings)
+    assert ("play", 1, "8/5 6/5") in [(e["type"], e.get("player"), e.get("play")) for e in events]
+    assert any(e["type"] == "opponent_moving" for e in events)
+
+
+def test_an_opening_whose_dice_hide_a_checker_keeps_the_roll_read(tmp_path):
+    """RULES 2.1: light's opening 4-2 lands on the 8-point and hides a checker there (read 2 at
+    0.74): the board has not surely left the start, so the faces tell the roll, not the board
+    (vid 7202 recorded 6-2 for it when the board was let choose)."""
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(15)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    probs = np.exp(_observation_of(start, "light", rng))
+    eight = 16  # the location of light's 8-point, 3 checkers (class 3)
+    probs[eight] = 1e-4
+    probs[eight, 2], probs[eight, 3] = 0.74, 0.26
+    hidden = Observation.from_locations(probs / probs.sum(axis=1, keepdims=True))
+    dice = look(start, (4, 2))
+    hidden.dice, hidden.throw_valid = dice.dice, dice.throw_valid
+    hidden.dice[0]["faces"] = honest(np.array([0.0, 0.02, 0.0, 0.9, 0.0, 0.08]))
+    played = start.apply("8/4 6/4")
+    events, referee = _tracked(tmp_path, [look(start), hidden, look(played, (4, 2)), look(played),
+                                          look(played.swapped().apply("13/7 8/7").swapped(), (6, 1), "left")])
+    assert [e["dice"] for e in events if e["type"] in ("opening", "throw")] == [[4, 2], [6, 1]]
+    assert ("play", 1, "8/4 6/4") in [(e["type"], e.get("player"), e.get("play")) for e in events]
+    assert not [e for e in events if e["type"] == "call"] and all(r.accepted for r in referee.rulings)
