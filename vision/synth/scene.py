@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.dice import MIDDLE_SHARE, OWNED_CUBE
 from vision.layout import CHECKERS, COLOURS, Physical, light_point, start_board
 from vision.synth.dice import CUBE_VALUES, INVALID_KINDS, Solid, place_cube, throw
 from vision.synth.geometry import Checker, Geometry
@@ -95,10 +96,10 @@ def random_content(rng: np.random.Generator, geo: Geometry, variant: str) -> Con
         content.invalid = INVALID_KINDS[rng.integers(3)] if rng.random() < 0.25 else None
         content.dice = throw(rng, geo, checkers, mover, values, content.invalid)
     if rng.random() < (0.85 if variant == "backgammon" else 0.25):
-        if rng.random() < 0.55:
+        if rng.random() < MIDDLE_SHARE:
             content.cube_value = 1
         else:
-            content.cube_value = int(rng.choice(CUBE_VALUES[1:], p=[0.4, 0.25, 0.15, 0.1, 0.06, 0.04]))
+            content.cube_value = int(rng.choice(CUBE_VALUES[1:], p=OWNED_CUBE))
             content.cube_owner = COLOURS[rng.integers(2)]
         content.cube, content.cube_spot = place_cube(rng, geo, content.cube_value, content.cube_owner)
     hands = rng.choice(3, p=[0.62, 0.32, 0.06])

@@ -1,0 +1,101 @@
+"""How the dice reader does on rendered *videos* (compressed, lit and sized as a game is), by die size.
+
+For every fourth frame of each video whose dice lie at rest with no hand over the board, the
+recognizer reads the frame (corners from the render's ``stage.json``, thrower known) and each
+die it finds on a true die is scored: read surely (the reader's likeliest face 0.8 or surer,
+``vision.dice.SURE_DIE``), read surely and wrong, and the true face ruled out (the reader gave
+it under 0.02, which :func:`vision.dice.honest` takes as 0.0008 likely: a foul could be called
+on it). Dice sizes are the width of 0.067 field units (a die) in image pixels where the die lies.
+
+    PYTHONPATH=. python bench/video_dice.py /work/data_vision/vid7312 /work/data_vision/vid7305 ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from vision.dice import SURE_DIE  # noqa: E402
+from vision.recognize import Recognizer  # noqa: E402
+from vision.rectify import Field  # noqa: E402
+
+SIZES = (0, 12, 14, 16, 18, 20, 24, 28, 40, 10_000)
+
+
+def die_width_px(field: Field, uv) -> float:
+    """A die's width in image pixels where it lies (the longer of its two field-aligned sides)."""
+    u, v = uv
+    a, b, c, d = field.to_image([[u - 0.0335, v], [u + 0.0335, v], [u, v - 0.043], [u, v + 0.043]])
+    return float(max(np.hypot(*(a - b)), np.hypot(*(c - d))))
+
+
+def reads(video_dir: Path, rec: Recognizer, every: int = 4) -> list[dict]:
+    """Every die found on a true die at rest, with its true face and size."""
+    field_corners = np.array(json.loads((video_dir / "stage.json").read_text())["field"])
+    truths = [json.loads(line) for line in open(video_dir / "frames.jsonl")]
+    cap = cv2.VideoCapture(str(video_dir / "game.mp4"))
+    out = []
+    for i, truth in enumerate(truths):
+        ok, image = cap.read()
+        if not ok:
+            break
+        throw = truth["throw"]
+        if i % every or not throw["dice"] or throw["rolling"] or truth["hands"]:
+            continue
+        obs = rec(image, field_corners, mover=truth["mover"])
+        field = Field(field_corners, obs.extra["bar_share"])
+        dice = []
+        for o in truth["objects"]:
+            if o["box"] is not None and o["class"].startswith("die"):
+                x0, y0, x1, y1 = o["box"]
+                dice.append((field.to_field([[(x0 + x1) / 2, (y0 + y1) / 2]])[0], o))
+        for found in obs.dice:
+            near = min(dice, key=lambda d: np.hypot(*(np.asarray(found["uv"]) - d[0])), default=None)
+            if near is None or np.hypot(*(np.asarray(found["uv"]) - near[0])) >= 0.03:
+                continue
+            read = np.asarray(found["read"], np.float64)
+            out.append({"px": die_width_px(field, found["uv"]), "face": near[1]["value"],
+                        "cocked": near[1]["class"] == "die_cocked", "sure": bool(read.max() >= SURE_DIE),
+                        "wrong": int(np.argmax(read)) + 1 != near[1]["value"],
+                        "ruled_out": bool(read[near[1]["value"] - 1] < 0.02)})
+    return out
+
+
+def table(rows: list[dict]) -> list[dict]:
+    """Counts by die width (flat dice; cocked ones apart)."""
+    out = []
+    for lo, hi in zip(SIZES, SIZES[1:]):
+        for cocked in (False, True):
+            sel = [r for r in rows if lo <= r["px"] < hi and r["cocked"] == cocked]
+            sure = [r for r in sel if r["sure"]]
+            if sel:
+                out.append({"px": f"{lo}-{hi}" if hi < 10_000 else f"{lo}+", "cocked": cocked, "dice": len(sel),
+                            "wrong": sum(r["wrong"] for r in sel), "sure": len(sure),
+                            "sure_wrong": sum(r["wrong"] for r in sure),
+                            "sure_true_face_ruled_out": sum(r["ruled_out"] for r in sure)})
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("videos", nargs="+", type=Path, help="directories written by `gammoncam synth video`")
+    ap.add_argument("--every", type=int, default=4, help="read every Nth frame")
+    args = ap.parse_args()
+    rec = Recognizer()
+    rows = [r for v in tqdm(args.videos, desc="videos", unit="video") for r in reads(v, rec, args.every)]
+    for line in table(rows):
+        print(json.dumps(line))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
