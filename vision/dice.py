@@ -45,6 +45,9 @@ FIND = 0.08  # the finder's heat above which a place is read
 APART = 8  # view pixels (0.03 u): two finds closer than that are one object
 PRESENT = 0.12  # heat times the reader's "a die" at least this: a die (on renders this keeps 98.8%
 # of true dice and drops half of the false finds, e.g. a checker's rim read as a die off the board)
+# Likewise for the cube (heat times the reader's "a cube"): on the 1,000 calibration renders this
+# drops 18 of the 39 frames' false cubes (name plates, rails, dark checkers) and no true cube.
+CUBE_PRESENT = 0.15
 # How often a face the reader gave a probability in [lower edge, next edge) was the die's top face,
 # on dice read at SURE_DIE or surer ("sure") and on the others ("unsure"): every face of every
 # die found on a true die (cocked ones too) of 1,000 renders not used in training (`synth images
@@ -222,7 +225,8 @@ class DiceReader:
                              "uv": [round(float(uv[0]), 4), round(float(uv[1]), 4)],
                              "on_board": on_board,
                              "half": "left" if uv[0] < 0.5 else "right"})
-            elif cube_faces.sum() > 0.5 and (cube is None or score * cube_faces.sum() > cube["score"]):
+            elif (cube_faces.sum() > 0.5 and score * cube_faces.sum() >= CUBE_PRESENT
+                  and (cube is None or score * cube_faces.sum() > cube["score"])):
                 cube = {**cube_reading(cube_faces, uv), "score": score * float(cube_faces.sum())}
         if cube is not None:
             cube.pop("score")
