@@ -275,6 +275,16 @@ def _tracked(tmp_path, looks, variant="backgammon") -> tuple[list, object]:
     return events, referee
 
 
+def _two_turns(look) -> tuple[list, Position]:
+    """The looks at a game's first two turns, light's 3-1 (8/5 6/5) and dark's 6-4 (24/18 13/9),
+    each thrown, played and picked up, and the board after them (from light's side)."""
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    return [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
+            look(dark_played, (6, 4), "left"), look(dark_played)], dark_played
+
+
 def test_a_turn_never_seen_is_read_from_the_board_when_the_next_throw_comes(tmp_path):
     """Dark's throw was never read (it was picked up before a sure look); when light throws next,
     dark's play is read off the board, with the roll that explains it, and nothing is called."""
@@ -324,9 +334,7 @@ def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_pa
     nearer the board)."""
     rng = np.random.default_rng(10)
     look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    light_played = start.apply("8/5 6/5")
-    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    opening, dark_played = _two_turns(look)
     fouled = dark_played.apply("13/7 8/6")
 
     def unsure(position):
@@ -334,9 +342,7 @@ def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_pa
         obs.dice[1]["faces"] = honest(np.array([0.90, 0.0, 0.0, 0.07, 0.03, 0.0]))
         return obs
 
-    events, referee = _tracked(tmp_path, [look(start), look(start, (3, 1)), look(light_played, (3, 1)),
-                                          look(light_played), look(dark_played, (6, 4), "left"),
-                                          look(dark_played), unsure(dark_played), unsure(fouled), look(fouled)])
+    events, referee = _tracked(tmp_path, opening + [unsure(dark_played), unsure(fouled), look(fouled)])
     assert [e["probability"] < 0.99 for e in events if e["type"] == "throw_unsure"] == [True]
     assert [e["dice"] for e in events if e["type"] == "throw"][-1] == [6, 1]
     assert [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [("no_such_play", 1)]
@@ -344,9 +350,7 @@ def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_pa
     # recorded, and the moment is marked unclear for the official
     played_64 = dark_played.apply("13/7 13/9")
     (tmp_path / "64").mkdir()
-    events, _ = _tracked(tmp_path / "64", [look(start), look(start, (3, 1)), look(light_played, (3, 1)),
-                                           look(light_played), look(dark_played, (6, 4), "left"),
-                                           look(dark_played), unsure(dark_played), unsure(played_64), look(played_64)])
+    events, _ = _tracked(tmp_path / "64", _two_turns(look)[0] + [unsure(dark_played), unsure(played_64), look(played_64)])
     assert [e["dice"] for e in events if e["type"] == "throw"][-1] == [6, 4]
     assert [e.get("played_as") for e in events if e["type"] == "unclear"] == [[6, 4]]
     assert all(e.get("accepted", True) for e in events)
@@ -823,9 +827,7 @@ def test_a_double_misread_on_both_dice_is_recorded_from_its_play(tmp_path):
     look before, on the 3-1's likeliest play)."""
     rng = np.random.default_rng(12)
     look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    light_played = start.apply("8/5 6/5")
-    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    opening, dark_played = _two_turns(look)
     played = dark_played.apply("13/10(2) 6/3(2)")
 
     def misread(position):
@@ -844,9 +846,8 @@ def test_a_double_misread_on_both_dice_is_recorded_from_its_play(tmp_path):
             probs[loc, after[loc]] += 0.7
         return Observation.from_locations(probs)
 
-    looks = [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
-             look(dark_played, (6, 4), "left"), look(dark_played), misread(dark_played), misread(played),
-             blurred(played), blurred(played), look(played, (5, 2), "left")]
+    looks = opening + [misread(dark_played), misread(played), blurred(played), blurred(played),
+                       look(played, (5, 2), "left")]
     events, referee = _tracked(tmp_path, looks)
     assert [e["dice"] for e in events if e["type"] == "throw"][-2:] == [[3, 3], [5, 2]]
     assert ("play", 1, "13/10(2) 6/3(2)") in [(e["type"], e.get("player"), e.get("play")) for e in events]
