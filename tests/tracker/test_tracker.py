@@ -275,14 +275,17 @@ def _tracked(tmp_path, looks, variant="backgammon") -> tuple[list, object]:
     return events, referee
 
 
-def _two_turns(look) -> tuple[list, Position]:
-    """The looks at a game's first two turns, light's 3-1 (8/5 6/5) and dark's 6-4 (24/18 13/9),
-    each thrown, played and picked up, and the board after them (from light's side)."""
+def _two_turns(seed: int) -> tuple:
+    """A ``look`` (:func:`_look` on a noise generator seeded ``seed``), the looks at a game's
+    first two turns, light's 3-1 (8/5 6/5) and dark's 6-4 (24/18 13/9), each thrown, played and
+    picked up, and the board after them (from light's side)."""
+    rng = np.random.default_rng(seed)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
     start = Position.start()
     light_played = start.apply("8/5 6/5")
     dark_played = light_played.swapped().apply("24/18 13/9").swapped()
-    return [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
-            look(dark_played, (6, 4), "left"), look(dark_played)], dark_played
+    return look, [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
+                  look(dark_played, (6, 4), "left"), look(dark_played)], dark_played
 
 
 def test_a_turn_never_seen_is_read_from_the_board_when_the_next_throw_comes(tmp_path):
@@ -332,9 +335,7 @@ def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_pa
     play; 6-2 is not what the faces allow, and the play is illegal for 6-1 and for 6-4 alike:
     the foul is called on the roll read, 6-1 (vid 5303 recorded 6-4, whose legal plays come
     nearer the board)."""
-    rng = np.random.default_rng(10)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    opening, dark_played = _two_turns(look)
+    look, opening, dark_played = _two_turns(10)
     fouled = dark_played.apply("13/7 8/6")
 
     def unsure(position):
@@ -350,7 +351,7 @@ def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_pa
     # recorded, and the moment is marked unclear for the official
     played_64 = dark_played.apply("13/7 13/9")
     (tmp_path / "64").mkdir()
-    events, _ = _tracked(tmp_path / "64", _two_turns(look)[0] + [unsure(dark_played), unsure(played_64), look(played_64)])
+    events, _ = _tracked(tmp_path / "64", _two_turns(10)[1] + [unsure(dark_played), unsure(played_64), look(played_64)])
     assert [e["dice"] for e in events if e["type"] == "throw"][-1] == [6, 4]
     assert [e.get("played_as") for e in events if e["type"] == "unclear"] == [[6, 4]]
     assert all(e.get("accepted", True) for e in events)
@@ -825,9 +826,7 @@ def test_a_double_misread_on_both_dice_is_recorded_from_its_play(tmp_path):
     play landed. A 3-1, which the faces allow, might have made it; the 3-3 makes it exactly:
     the 3-3 is recorded, its play legal, and nothing is called (a false call at the next
     look before, on the 3-1's likeliest play)."""
-    rng = np.random.default_rng(12)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    opening, dark_played = _two_turns(look)
+    look, opening, dark_played = _two_turns(12)
     played = dark_played.apply("13/10(2) 6/3(2)")
 
     def misread(position):
@@ -836,10 +835,12 @@ def test_a_double_misread_on_both_dice_is_recorded_from_its_play(tmp_path):
         obs.dice[1]["faces"] = honest(np.array([0.62, 0.2, 0.05, 0.08, 0.03, 0.02]))
         return obs
 
+    noise = np.random.default_rng(12)
+
     def blurred(position):  # the points the play changed read at 0.7
         from vision.observation import Observation
 
-        probs = np.exp(_observation_of(position, "light", rng))
+        probs = np.exp(_observation_of(position, "light", noise))
         before, after = (expected_classes(p.board[None], "light", "backgammon")[0] for p in (dark_played, played))
         for loc in np.nonzero(before != after)[0]:
             probs[loc] = 0.3 / probs.shape[1]
