@@ -38,12 +38,11 @@ def _cut(job):
     return checkers.crops(image, field, jitter=rng), checkers.labels(truth["recognized"])
 
 
-def checker_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """All crops and labels of a synth directory, cached in ``checker_crops.npz``."""
+def checker_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0) -> Path:
+    """The crops and labels of a synth directory, cut once into ``checker_crops.npz`` (its path)."""
     cache = directory / "checker_crops.npz"
     if cache.exists():
-        data = np.load(cache)
-        return data["x"], data["y"]
+        return cache
     n = len(list((directory / "truth").glob("*.json")))
     jobs = [(directory, i, jitter_seed) for i in range(n)]
     xs, ys = [], []
@@ -51,23 +50,31 @@ def checker_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0) -> 
         for x, y in tqdm(pool.map(_cut, jobs, chunksize=8), total=n, desc="cutting crops", unit="img"):
             xs.append(x)
             ys.append(y)
-    x, y = np.concatenate(xs), np.concatenate(ys)
-    np.savez(cache, x=x, y=y)
-    return x, y
+    np.savez(cache, x=np.concatenate(xs), y=np.concatenate(ys))
+    return cache
 
 
-def checker_net(classes: int = len(checkers.CLASSES)):
+CHECKER_NETS = {
+    # name: (channels of the five convolutions, hidden units); "small" made the first models
+    "small": ((16, 24, 32, 40, 48), 128),
+    "wide": ((32, 48, 64, 96, 128), 256),
+}
+
+
+def checker_net(size: str = "small", classes: int = len(checkers.CLASSES)):
     """A small all-convolutional network for a 24x144 crop (strided convolutions, cheap on a CPU);
-    the last layers keep where along the column a checker lies."""
+    the last layers keep where along the column a checker lies. ``size`` names a row of
+    :data:`CHECKER_NETS`."""
     import torch.nn as nn
 
     def block(i, o, s=1):
         return [nn.Conv2d(i, o, 3, stride=s, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
-    layers = block(3, 16, 2) + block(16, 24, 2) + block(24, 32) + block(32, 40, 2) + block(40, 48, 2)
+    (c1, c2, c3, c4, c5), hidden = CHECKER_NETS[size]
+    layers = block(3, c1, 2) + block(c1, c2, 2) + block(c2, c3) + block(c3, c4, 2) + block(c4, c5, 2)
     # 144x24 -> 9x2
-    return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.2), nn.Linear(48 * 9 * 2, 128),
-                         nn.ReLU(inplace=True), nn.Linear(128, classes))
+    return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.2), nn.Linear(c5 * 9 * 2, hidden),
+                         nn.ReLU(inplace=True), nn.Linear(hidden, classes))
 
 
 def _augment(xb, rng):
@@ -86,31 +93,49 @@ def _augment(xb, rng):
     return x
 
 
+def _checker_crops(directories: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The crops and labels of all ``directories`` in one array each (filled in place: a copy
+    of many sets would not fit in memory), and which image each crop comes from."""
+    sizes = []
+    for d in directories:
+        with np.load(checker_dataset(d)) as data:
+            sizes.append(len(data["y"]))
+    x = np.empty((sum(sizes), checkers.CROP[1], checkers.CROP[0], 3), np.uint8)
+    y = np.empty(sum(sizes), np.int64)
+    at = 0
+    for d, n in zip(directories, sizes):
+        with np.load(checker_dataset(d)) as data:
+            x[at:at + n], y[at:at + n] = data["x"], data["y"]
+        at += n
+    return x, y, np.arange(len(y)) // len(checkers.LOCATIONS)
+
+
 def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: int = 128, lr: float = 3e-3,
                    val_fraction: float = 0.03, threads: int = 2, seed: int = 0, samples: int = 25600,
-                   init: Path | None = None) -> dict:
+                   init: Path | None = None, size: str = "small") -> dict:
     """Train (or resume) the checker network on the synth ``directories``; export ONNX to ``out``.
 
-    ``init`` starts from an earlier run's checkpoint (fine-tuning, e.g. with a lower ``lr``)."""
+    ``init`` starts from an earlier run's checkpoint (fine-tuning, e.g. with a lower ``lr``);
+    ``size`` names the network (:data:`CHECKER_NETS`)."""
     import torch
     import torch.nn.functional as F
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    xs, ys = zip(*(checker_dataset(d) for d in directories))
-    x, y = np.concatenate(xs), np.concatenate(ys)
+    x, y, image = _checker_crops(directories)
     rng = np.random.default_rng(seed)
-    n_img = len(x) // len(checkers.LOCATIONS)
-    val_img = rng.random(n_img) < val_fraction  # whole images held out, not single crops
-    val = np.repeat(val_img, len(checkers.LOCATIONS))
-    xt, yt, xv, yv = x[~val], y[~val], x[val], y[val]
+    val = (rng.random(image[-1] + 1) < val_fraction)[image]  # whole images held out, not single crops
+    train_at, val_at = np.flatnonzero(~val), np.flatnonzero(val)
     # Non-empty stacks are the minority and the hard part: draw them twice as often.
-    weights = np.where(yt == 0, 1.0, 2.0)
+    weights = np.where(y[train_at] == 0, 1.0, 2.0)
     weights /= weights.sum()
-    steps = min(len(xt), samples) // batch  # an 'epoch' is ``samples`` crops drawn by weight
-    net = checker_net()
+    steps = min(len(train_at), samples) // batch  # an 'epoch' is ``samples`` crops drawn by weight
+    net = checker_net(size)
     if init is not None:  # fine-tune from weights this project trained before (a .ckpt)
-        net.load_state_dict(torch.load(init, weights_only=False)["net"])
+        state = torch.load(init, weights_only=False)
+        if state.get("size", "small") != size:
+            raise ResumeError(f"{init} holds a {state.get('size', 'small')} network, not a {size} one")
+        net.load_state_dict(state["net"])
         print(f"starting from the weights in {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps, pct_start=0.15)
@@ -119,6 +144,9 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
     start, history = 0, []
     if ckpt.exists():
         state = torch.load(ckpt, weights_only=False)
+        if state.get("size", "small") != size:
+            raise ResumeError(f"{ckpt} holds a {state.get('size', 'small')} network: resume it with --net "
+                              f"{state.get('size', 'small')}")
         net.load_state_dict(state["net"])
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])
@@ -128,13 +156,13 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
         net.train()
         t0 = time.time()
         erng = np.random.default_rng([seed, epoch])
-        order = erng.choice(len(xt), steps * batch, p=weights)
+        order = train_at[erng.choice(len(train_at), steps * batch, p=weights)]
         bar = tqdm(range(steps), desc=f"epoch {epoch + 1}/{epochs}", unit="batch")
         total = 0.0
         for k in bar:
             idx = np.sort(order[k * batch:(k + 1) * batch])
-            xb = _augment(xt[idx], erng)
-            loss = F.cross_entropy(net(xb), torch.from_numpy(yt[idx]), label_smoothing=0.02)
+            xb = _augment(x[idx], erng)
+            loss = F.cross_entropy(net(xb), torch.from_numpy(y[idx]), label_smoothing=0.02)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -142,13 +170,13 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
             total += float(loss)
             if k % 20 == 0:
                 bar.set_postfix(loss=f"{total / (k + 1):.4f}")
-        acc = evaluate_net(net, xv, yv)
+        acc = evaluate_net(net, x[val_at], y[val_at])
         history.append({"epoch": epoch + 1, "loss": total / steps, "val_accuracy": acc, "seconds": time.time() - t0})
         print(f"epoch {epoch + 1}: loss {total / steps:.4f}, held-out crop accuracy {acc:.5f}")
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                    "epoch": epoch + 1, "history": history}, ckpt)
+                    "epoch": epoch + 1, "history": history, "size": size}, ckpt)
     export_onnx(net, out)
-    return {"train_crops": int(len(xt)), "val_crops": int(len(xv)), "history": history}
+    return {"train_crops": int(len(train_at)), "val_crops": int(len(val_at)), "history": history}
 
 
 def evaluate_net(net, x: np.ndarray, y: np.ndarray) -> float:

@@ -163,7 +163,8 @@ def _run_training(args) -> int:
                                only=args.only)
     elif args.stage == "checkers":
         result = train_checkers(dirs, Path(args.out or "models/checkers.onnx"), epochs=args.epochs, lr=args.lr,
-                                samples=args.samples, init=Path(args.init) if args.init else None)
+                                samples=args.samples, init=Path(args.init) if args.init else None,
+                                size=args.net)
     else:
         from vision.train import train_dice
 
@@ -204,6 +205,8 @@ def register(subparsers) -> None:
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers)")
     p.add_argument("--init", help="start from this checkpoint's weights")
+    p.add_argument("--net", choices=("small", "wide"), default="small",
+                   help="the checker network's size (vision.train.CHECKER_NETS)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")
     p.add_argument("--only", choices=("finder", "reader", "refiner"),
                    help="dice (finder, reader), corners (finder, refiner): train this network alone, the "
