@@ -121,3 +121,21 @@ def test_hands_cover_the_board():
             if truth["hands_cover_board"]:
                 return
     pytest.fail("no render among 40 had a hand over the board")
+
+
+def test_light_checkers_are_the_lighter_side():
+    """Which side is "light" is named by the checkers' look, so a render must never give the
+    dark side the lighter checkers (it once did on 0.5% of boards: dark checkers on the lighter
+    of two pale point colours), or the recognizer learns that a white stack may be dark."""
+    import cv2
+
+    from vision.synth.styles import sample_style
+
+    def lightness(bgr):
+        lab = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+        return lab[0] - np.hypot(lab[1] - 128, lab[2] - 128)
+
+    for i in range(3000):
+        for variant in ("backgammon", "long"):
+            light, dark = sample_style(np.random.default_rng([7, i]), variant).checker_colours
+            assert lightness(light) > lightness(dark), (i, variant, light, dark)

@@ -109,7 +109,9 @@ def sample_style(rng: np.random.Generator, variant: str = "backgammon") -> Style
         points = points[::-1]
     light, dark = CHECKER_PAIRS[rng.integers(len(CHECKER_PAIRS))]
     if family == "dark" or rng.random() < 0.1:
-        dark = points[1]  # dark checkers on dark points: the hard case a recognizer must handle
+        # dark checkers on the darker points, the hard case a recognizer must handle; the
+        # lighter points (white, cream) would make "dark" the lighter side, which no player calls it
+        dark = min(points, key=lambda c: cv2.cvtColor(np.uint8([[rgb(c)]]), cv2.COLOR_BGR2LAB)[0, 0, 0])
     dice_colour, pip_colour = [("#f7f4ee", "#151515"), ("#b71c1c", "#f5f5f5"), ("#161616", "#f2f2f2"),
                                ("#efe6cf", "#1a1a1a"), ("#1b4f8a", "#f5f5f5")][rng.integers(5)]
     cube_colour = jitter(rng, rgb(["#f4efe2", "#f7f7f7", "#e9dcc0", "#202020"][rng.integers(4)]), 6)
