@@ -69,7 +69,8 @@ class RecognizerObserver:
     def __call__(self, image, index: int) -> Observation:
         if self.calibration is None:
             self.calibrate(image)
-        return self.recognizer(image, self.corners, self.bar, colours=self.calibration.colour_reader())
+        return self.recognizer(image, self.corners, self.bar, colours=self.calibration.colour_reader(),
+                               frame_colours=False)
 
 
 @dataclass

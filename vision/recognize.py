@@ -5,7 +5,8 @@
    calibration (:mod:`vision.adapt`) already knows it.
 3. Checkers on every point and on the bar (:mod:`vision.checkers`); on a board whose colours
    the network cannot tell apart, each stack's colour from the colours the opening taught
-   (:class:`vision.adapt.CheckerColours`).
+   (:class:`vision.adapt.CheckerColours`) or, on a frame alone, from the frame's own two
+   colours (:func:`vision.adapt.untold_colours`).
 4. Dice and cube (:mod:`vision.dice`, :mod:`vision.cube`) when their models are installed.
 
 >>> rec = Recognizer()  # doctest: +SKIP
@@ -19,6 +20,7 @@ import time
 import numpy as np
 
 from vision import checkers
+from vision.adapt import untold_colours
 from vision.observation import Observation
 from vision.rectify import Field, estimate_bar
 
@@ -38,7 +40,11 @@ class Recognizer:
             pass
 
     def __call__(self, image: np.ndarray, corners, bar: float | None = None, mover: str | None = None,
-                 colours=None) -> Observation:
+                 colours=None, frame_colours: bool = True) -> Observation:
+        """Read one frame. ``colours``: this board's checker colours, learned from its opening,
+        read every stack's colour; without them and with ``frame_colours``, the frame's own two
+        colours do where the network reads both alike (:func:`vision.adapt.untold_colours`). A
+        game's calibration has settled which applies, so the watch loop turns that off."""
         t0 = time.perf_counter()
         corners = np.asarray(corners, np.float64).reshape(4, 2)
         if bar is None:
@@ -46,6 +52,8 @@ class Recognizer:
         field = Field(corners, bar)
         crops = checkers.crops(image, field)
         probs = self.checker_model(crops)
+        if colours is None and frame_colours:
+            colours = untold_colours(probs, crops)
         if colours is not None:
             probs = colours.apply(probs, crops)
         obs = Observation.from_locations(probs)
