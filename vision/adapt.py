@@ -113,16 +113,16 @@ class CheckerColours:
         lab = cls.measure(crops)
         z = lab / cls.SPREAD_FLOOR
         axis = np.linalg.svd(z - z.mean(axis=0), full_matrices=False)[2][0]
-        light = (z - z.mean(axis=0)) @ axis > 0
+        first = (z - z.mean(axis=0)) @ axis > 0  # which stacks lie on the first side
         for _ in range(20):
-            if light.all() or not light.any():
+            if first.all() or not first.any():
                 return None
-            mean = np.array([z[light].mean(axis=0), z[~light].mean(axis=0)])
+            mean = np.array([z[first].mean(axis=0), z[~first].mean(axis=0)])
             nearer = ((z - mean[0]) ** 2).sum(axis=1) < ((z - mean[1]) ** 2).sum(axis=1)
-            if (nearer == light).all():
+            if (nearer == first).all():
                 break
-            light = nearer
-        sides = [lab[light], lab[~light]]
+            first = nearer
+        sides = [lab[first], lab[~first]]
         mean = np.array([side.mean(axis=0) for side in sides])
         resid = np.vstack([side - m for side, m in zip(sides, mean)])
         colours = cls(mean, np.sqrt((resid ** 2).sum(axis=0) / max(1, len(resid) - 2)))

@@ -8,7 +8,7 @@ bar found by :func:`vision.rectify.estimate_bar`) and cached next to it.
 Retrain the checker network from scratch::
 
     gammoncam synth images --n 3000 --seed 101 --out data/train
-    gammoncam train-vision checkers data/train --epochs 12 --out models/checkers.onnx
+    gammoncam train-vision checkers data/train --epochs 12 --out models/checkers.onnx   # --net small: the first design
 
 A run saves ``<out>.ckpt`` after every epoch and resumes from it when started again.
 """
@@ -55,14 +55,15 @@ def checker_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0) -> 
 
 
 CHECKER_NETS = {
-    # name: (channels of the five convolutions, hidden units); "small" made the first models
+    # name: (channels of the five convolutions, hidden units); "small" made the first models,
+    # "wide" the shipped one (models/checkers.md)
     "small": ((16, 24, 32, 40, 48), 128),
     "wide": ((32, 48, 64, 96, 128), 256),
 }
 
 
-def checker_net(size: str = "small", classes: int = len(checkers.CLASSES)):
-    """A small all-convolutional network for a 24x144 crop (strided convolutions, cheap on a CPU);
+def checker_net(size: str = "wide", classes: int = len(checkers.CLASSES)):
+    """An all-convolutional network for a 24x144 crop (strided convolutions, cheap on a CPU);
     the last layers keep where along the column a checker lies. ``size`` names a row of
     :data:`CHECKER_NETS`."""
     import torch.nn as nn
@@ -112,7 +113,7 @@ def _checker_crops(directories: list[Path]) -> tuple[np.ndarray, np.ndarray, np.
 
 def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: int = 128, lr: float = 3e-3,
                    val_fraction: float = 0.03, threads: int = 2, seed: int = 0, samples: int = 25600,
-                   init: Path | None = None, size: str = "small") -> dict:
+                   init: Path | None = None, size: str = "wide") -> dict:
     """Train (or resume) the checker network on the synth ``directories``; export ONNX to ``out``.
 
     ``init`` starts from an earlier run's checkpoint (fine-tuning, e.g. with a lower ``lr``);

@@ -205,7 +205,7 @@ def register(subparsers) -> None:
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers)")
     p.add_argument("--init", help="start from this checkpoint's weights")
-    p.add_argument("--net", choices=("small", "wide"), default="small",
+    p.add_argument("--net", choices=("small", "wide"), default="wide",
                    help="the checker network's size (vision.train.CHECKER_NETS)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")
     p.add_argument("--only", choices=("finder", "reader", "refiner"),
