@@ -96,9 +96,13 @@ class CheckerColours:
     def learn(cls, crops: np.ndarray, expected: np.ndarray) -> "CheckerColours":
         """From the crops of a known position (``expected`` class per location)."""
         lab = cls.measure(crops)
-        sides = [lab[(expected >= lo) & (expected < hi)] for lo, hi in ((1, 16), (16, 31))]
-        mean = np.array([s.mean(axis=0) for s in sides])
-        resid = np.vstack([s - m for s, m in zip(sides, mean)])
+        return cls.of_sides(*(lab[(expected >= lo) & (expected < hi)] for lo, hi in ((1, 16), (16, 31))))
+
+    @classmethod
+    def of_sides(cls, light: np.ndarray, dark: np.ndarray) -> "CheckerColours":
+        """From the measured colours of each side's stacks: their means and pooled spread."""
+        mean = np.array([light.mean(axis=0), dark.mean(axis=0)])
+        resid = np.vstack([light - mean[0], dark - mean[1]])
         return cls(mean, np.sqrt((resid ** 2).sum(axis=0) / max(1, len(resid) - 2)))
 
     @classmethod
@@ -122,13 +126,11 @@ class CheckerColours:
             if (nearer == first).all():
                 break
             first = nearer
-        sides = [lab[first], lab[~first]]
-        mean = np.array([side.mean(axis=0) for side in sides])
-        resid = np.vstack([side - m for side, m in zip(sides, mean)])
-        colours = cls(mean, np.sqrt((resid ** 2).sum(axis=0) / max(1, len(resid) - 2)))
-        if np.sqrt((((mean[0] - mean[1]) / colours.spread) ** 2).sum()) < FRAME_APART:
+        colours = cls.of_sides(lab[first], lab[~first])
+        if np.sqrt((((colours.mean[0] - colours.mean[1]) / colours.spread) ** 2).sum()) < FRAME_APART:
             return None
-        return colours if colours.lightness()[0] >= colours.lightness()[1] else cls(mean[::-1], colours.spread)
+        lighter_first = colours.lightness()[0] >= colours.lightness()[1]
+        return colours if lighter_first else cls(colours.mean[::-1], colours.spread)
 
     def light_probability(self, lab: np.ndarray) -> np.ndarray:
         """(N,) probability that each measured stack is light (0.5 for one like neither side)."""
