@@ -23,6 +23,7 @@ apart) and ``error_map.png`` (error rate of every location on a drawing of the b
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -90,6 +91,8 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
             row["throw_ok"] = row["dice_ok"] and got["throw_valid"] == want["throw_valid"]
             row["has_dice"] = bool(want["dice"])
             row["dice_read"] = dice_readings(truth, obs, Field(corners, obs.extra["bar_share"]))
+            if not row["dice_ok"]:
+                row["dice_why"] = dice_miss(truth, obs, Field(corners, obs.extra["bar_share"]))
         row["cube_ok"] = got["cube"] == want["cube"]
         row["has_cube"] = want["cube"] is not None
         rows.append(row)
@@ -122,6 +125,24 @@ def dice_readings(truth: dict, obs, field) -> list:
             how, face = dice.READINGS[near[1]]
             out.append([np.round(d["read"], 6).tolist(), face, how == "cocked"])
     return out
+
+
+def dice_miss(truth: dict, obs, field) -> str:
+    """Why a frame's dice were read wrong, the first that holds of: ``hidden`` (a die of the
+    throw less than half in sight, under a hand: no reader could tell its face), ``not found``
+    (a die in sight with no find on it), ``false die`` (a find where no die is), ``misread``."""
+    from vision import dice
+
+    true = [uv for uv, _ in dice.targets(truth, field)[0]]
+    seen = [o["visible"] for o in truth["objects"] if o["class"].startswith("die") and o["box"] is not None]
+    found = [np.asarray(d["uv"]) for d in obs.dice]
+    if len(true) < len(truth["recognized"]["dice"]) or any(v < 0.5 for v in seen):
+        return "hidden"
+    if any(all(np.hypot(*(f - t)) >= 0.03 for f in found) for t in true):
+        return "not found"
+    if any(all(np.hypot(*(f - t)) >= 0.03 for t in true) for f in found):
+        return "false die"
+    return "misread"
 
 
 def reliability(rows: list, ruled_out: float = 0.002) -> dict:
@@ -183,6 +204,7 @@ def summary(rows: list) -> dict:
         out["dice_accuracy"] = round(sum(r["dice_ok"] for r in rows) / n, 6)
         out["dice_accuracy_thrown"] = round(sum(r["dice_ok"] for r in with_dice) / max(1, len(with_dice)), 6)
         out["throw_accuracy"] = round(sum(r["throw_ok"] for r in rows) / n, 6)
+        out["dice_wrong_why"] = dict(Counter(r["dice_why"] for r in rows if "dice_why" in r).most_common())
         out["dice_reliability"] = reliability(rows)
     with_cube = [r for r in rows if r["has_cube"]]
     out["cube_accuracy"] = round(sum(r["cube_ok"] for r in rows) / n, 6)

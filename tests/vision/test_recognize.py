@@ -9,8 +9,10 @@ import pytest
 from gammoncam.cli import main
 from vision import checkers
 from vision.dice import FACE_CALIBRATION
+from vision.evaluate import dice_miss
 from vision.layout import Physical, recognizer_form, start_board
 from vision.observation import Observation
+from vision.rectify import Field
 
 needs_model = pytest.mark.skipif(not checkers.MODEL.exists(), reason="models/checkers.onnx not trained")
 
@@ -212,6 +214,10 @@ def test_eval_vision_writes_its_figures_and_pictures(tmp_path):
     assert main(["eval-vision", str(data), "--out", str(tmp_path / "eval")]) == 0
     report = json.loads((tmp_path / "eval" / "report.json").read_text())
     assert report["frames"] == 4 and 0.0 <= report["all"]["point_accuracy"] <= 1.0
+    rows = json.loads((tmp_path / "eval" / "frames.json").read_text())
+    why = report["all"]["dice_wrong_why"]
+    assert sum(why.values()) == sum(not r["dice_ok"] for r in rows)
+    assert set(why) <= {"hidden", "not found", "false die", "misread"}
     reliability = report["all"]["dice_reliability"]
     for kind, table in FACE_CALIBRATION.items():
         assert [b["read"][0] for b in reliability["bins"][kind]] == [lo for lo, _ in table]
@@ -221,3 +227,23 @@ def test_eval_vision_writes_its_figures_and_pictures(tmp_path):
     assert sum(reliability["true_face_ruled_out"].values()) <= reliability["wrong"] <= reliability["dice"]
     for picture in ("confusion.png", "error_map.png"):
         assert cv2.imread(str(tmp_path / "eval" / picture)) is not None
+
+
+def test_why_dice_were_read_wrong():
+    """The evaluation says why a throw was misread: a die under a hand, a die not found, a false
+    find, or a die found and read wrong, in that order (the first that holds)."""
+    field = Field(np.array([[0, 0], [1000, 0], [1000, 800], [0, 800]]))
+    die = {"class": "die", "value": 3, "box": [290, 390, 310, 410], "visible": 1.0}
+    other = {"class": "die", "value": 5, "box": [690, 390, 710, 410], "visible": 1.0}
+    truth = {"objects": [die, other], "recognized": {"dice": [3, 5]}}
+
+    class Seen:
+        def __init__(self, *uvs):
+            self.dice = [{"uv": list(uv)} for uv in uvs]
+
+    both = Seen((0.3, 0.5), (0.7, 0.5))
+    assert dice_miss(truth, both, field) == "misread"
+    assert dice_miss(truth, Seen((0.3, 0.5)), field) == "not found"
+    assert dice_miss(truth, Seen((0.3, 0.5), (0.7, 0.5), (0.5, 0.1)), field) == "false die"
+    assert dice_miss({**truth, "objects": [die, {**other, "visible": 0.3}]}, both, field) == "hidden"
+    assert dice_miss({**truth, "objects": [die, {**other, "box": None}]}, both, field) == "hidden"
