@@ -65,16 +65,15 @@ class Field:
         return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2)
 
     def crop(self, image: np.ndarray, quad_uv: np.ndarray, size: tuple) -> np.ndarray:
-        """The image inside the field quadrilateral ``quad_uv`` (TL, TR, BR, BL), warped to ``size`` (w, h)."""
+        """The image inside the field quadrilateral ``quad_uv`` (TL, TR, BR, BL), warped to ``size`` (w, h).
+
+        Sampled bilinearly, as the networks were trained: OpenCV's warps have no area filter, and
+        a crop anti-aliased through an image pyramid read no better (1280x720 test renders:
+        point errors 18 -> 20, dice read the same)."""
         w, h = size
         dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         M = cv2.getPerspectiveTransform(self.to_image(quad_uv).astype(np.float32), dst)
-        return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_AREA if self._shrinks(quad_uv, size)
-                                   else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-    def _shrinks(self, quad_uv, size) -> bool:
-        span = np.ptp(self.to_image(quad_uv), axis=0).max()
-        return span > 1.5 * max(size)
+        return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def rectified(self, image: np.ndarray, width: int = 480, margin: float = 0.0) -> np.ndarray:
         """The whole field top-down, ``width`` pixels across (height by the field's mean aspect)."""

@@ -74,7 +74,7 @@ def paste_quad(plane: np.ndarray, picture: np.ndarray, quad: np.ndarray) -> None
     h, w = picture.shape[:2]
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     H = cv2.getPerspectiveTransform(src, quad - np.float32([x0, y0]))
-    cv2.warpPerspective(picture, H, (x1 - x0, y1 - y0), dst=plane[y0:y1, x0:x1], flags=cv2.INTER_AREA,
+    cv2.warpPerspective(picture, H, (x1 - x0, y1 - y0), dst=plane[y0:y1, x0:x1], flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
 
 
