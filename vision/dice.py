@@ -227,7 +227,8 @@ class DiceReader:
                              "half": "left" if uv[0] < 0.5 else "right"})
             elif (cube_faces.sum() > 0.5 and score * cube_faces.sum() >= CUBE_PRESENT
                   and (cube is None or score * cube_faces.sum() > cube["score"])):
-                cube = {**cube_reading(cube_faces, uv), "score": score * float(cube_faces.sum())}
+                cube = {**cube_reading(cube_faces, uv), "score": score * float(cube_faces.sum()),
+                        "uv": [round(float(uv[0]), 4), round(float(uv[1]), 4)]}
         if cube is not None:
             cube.pop("score")
         dice = sorted(dice, key=lambda d: -d["score"])[:2]

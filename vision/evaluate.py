@@ -71,6 +71,7 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
             corners = np.roll(found, -match_turn(found, corners)[0], axis=0)
         obs = rec(image, corners, mover=truth["mover"])  # the thrower, as the tracker knows it
         got, want = obs.best(), truth["recognized"]
+        field = Field(corners, obs.extra["bar_share"])
         wrong = []
         for i, (kind, which) in enumerate(LOCATIONS):
             if kind == "bar":
@@ -90,10 +91,12 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
             row["dice_ok"] = got["dice"] == want["dice"] or sorted(got["dice"]) == sorted(want["dice"])
             row["throw_ok"] = row["dice_ok"] and got["throw_valid"] == want["throw_valid"]
             row["has_dice"] = bool(want["dice"])
-            row["dice_read"] = dice_readings(truth, obs, Field(corners, obs.extra["bar_share"]))
+            row["dice_read"] = dice_readings(truth, obs, field)
             if not row["dice_ok"]:
-                row["dice_why"] = dice_miss(truth, obs, Field(corners, obs.extra["bar_share"]))
+                row["dice_why"] = why_wrong(truth, "die", [d["uv"] for d in obs.dice], field)
         row["cube_ok"] = got["cube"] == want["cube"]
+        if not row["cube_ok"]:
+            row["cube_why"] = why_wrong(truth, "cube", [] if obs.cube is None else [obs.cube["uv"]], field)
         row["has_cube"] = want["cube"] is not None
         rows.append(row)
     report = {"directory": str(directory), "frames": len(rows), "all": summary(rows),
@@ -127,21 +130,28 @@ def dice_readings(truth: dict, obs, field) -> list:
     return out
 
 
-def dice_miss(truth: dict, obs, field) -> str:
-    """Why a frame's dice were read wrong, the first that holds of: ``hidden`` (a die of the
-    throw less than half in sight, under a hand: no reader could tell its face), ``not found``
-    (a die in sight with no find on it), ``false die`` (a find where no die is), ``misread``."""
+def why_wrong(truth: dict, kind: str, found: list, field) -> str:
+    """Why a frame's dice (``kind`` "die") or cube ("cube") were read wrong, given the field
+    points of what was ``found``: the first that holds of ``out of sight`` (one of them under a
+    hand, less than half in sight, or cut by the frame's edge: no reader could tell its face),
+    ``not found`` (one in sight with no find on it), ``false find`` (a find where there is
+    none), ``misread``."""
     from vision import dice
 
-    true = [uv for uv, _ in dice.targets(truth, field)[0]]
-    seen = [o["visible"] for o in truth["objects"] if o["class"].startswith("die") and o["box"] is not None]
-    found = [np.asarray(d["uv"]) for d in obs.dice]
-    if len(true) < len(truth["recognized"]["dice"]) or any(v < 0.5 for v in seen):
-        return "hidden"
+    dice_places, cube_places = dice.targets(truth, field)
+    true = [uv for uv, _ in (dice_places if kind == "die" else cube_places)]
+    wanted = len(truth["recognized"]["dice"]) if kind == "die" else int(truth["recognized"]["cube"] is not None)
+    w, h = truth["camera"]["size"]
+    shown = [o for o in truth["objects"] if o["class"].startswith(kind) and o["box"] is not None]
+    cut = [o["visible"] < 0.5 or min(o["box"][:2]) <= 0.5 or o["box"][2] >= w - 0.5 or o["box"][3] >= h - 0.5
+           for o in shown]
+    found = [np.asarray(uv) for uv in found]
+    if len(true) < wanted or any(cut):
+        return "out of sight"
     if any(all(np.hypot(*(f - t)) >= 0.03 for f in found) for t in true):
         return "not found"
     if any(all(np.hypot(*(f - t)) >= 0.03 for t in true) for f in found):
-        return "false die"
+        return "false find"
     return "misread"
 
 
@@ -209,6 +219,7 @@ def summary(rows: list) -> dict:
     with_cube = [r for r in rows if r["has_cube"]]
     out["cube_accuracy"] = round(sum(r["cube_ok"] for r in rows) / n, 6)
     out["cube_accuracy_present"] = round(sum(r["cube_ok"] for r in with_cube) / max(1, len(with_cube)), 6)
+    out["cube_wrong_why"] = dict(Counter(r["cube_why"] for r in rows if "cube_why" in r).most_common())
     return out
 
 

@@ -9,7 +9,7 @@ import pytest
 from gammoncam.cli import main
 from vision import checkers
 from vision.dice import FACE_CALIBRATION
-from vision.evaluate import dice_miss
+from vision.evaluate import why_wrong
 from vision.layout import Physical, recognizer_form, start_board
 from vision.observation import Observation
 from vision.rectify import Field
@@ -217,7 +217,8 @@ def test_eval_vision_writes_its_figures_and_pictures(tmp_path):
     rows = json.loads((tmp_path / "eval" / "frames.json").read_text())
     why = report["all"]["dice_wrong_why"]
     assert sum(why.values()) == sum(not r["dice_ok"] for r in rows)
-    assert set(why) <= {"hidden", "not found", "false die", "misread"}
+    assert set(why) <= {"out of sight", "not found", "false find", "misread"}
+    assert sum(report["all"]["cube_wrong_why"].values()) == sum(not r["cube_ok"] for r in rows)
     reliability = report["all"]["dice_reliability"]
     for kind, table in FACE_CALIBRATION.items():
         assert [b["read"][0] for b in reliability["bins"][kind]] == [lo for lo, _ in table]
@@ -229,21 +230,24 @@ def test_eval_vision_writes_its_figures_and_pictures(tmp_path):
         assert cv2.imread(str(tmp_path / "eval" / picture)) is not None
 
 
-def test_why_dice_were_read_wrong():
-    """The evaluation says why a throw was misread: a die under a hand, a die not found, a false
-    find, or a die found and read wrong, in that order (the first that holds)."""
+def test_why_dice_and_cube_were_read_wrong():
+    """The evaluation says why a throw or the cube was misread: out of sight (under a hand, cut
+    by the frame), not found, a false find, or found and read wrong, in that order (the first
+    that holds)."""
     field = Field(np.array([[0, 0], [1000, 0], [1000, 800], [0, 800]]))
     die = {"class": "die", "value": 3, "box": [290, 390, 310, 410], "visible": 1.0}
     other = {"class": "die", "value": 5, "box": [690, 390, 710, 410], "visible": 1.0}
-    truth = {"objects": [die, other], "recognized": {"dice": [3, 5]}}
-
-    class Seen:
-        def __init__(self, *uvs):
-            self.dice = [{"uv": list(uv)} for uv in uvs]
-
-    both = Seen((0.3, 0.5), (0.7, 0.5))
-    assert dice_miss(truth, both, field) == "misread"
-    assert dice_miss(truth, Seen((0.3, 0.5)), field) == "not found"
-    assert dice_miss(truth, Seen((0.3, 0.5), (0.7, 0.5), (0.5, 0.1)), field) == "false die"
-    assert dice_miss({**truth, "objects": [die, {**other, "visible": 0.3}]}, both, field) == "hidden"
-    assert dice_miss({**truth, "objects": [die, {**other, "box": None}]}, both, field) == "hidden"
+    cube = {"class": "cube_2", "box": [490, 770, 510, 790], "visible": 1.0}
+    truth = {"objects": [die, other, cube], "recognized": {"dice": [3, 5], "cube": {"value": 2, "location": "light"}},
+             "camera": {"size": [1000, 800]}}
+    both = [(0.3, 0.5), (0.7, 0.5)]
+    assert why_wrong(truth, "die", both, field) == "misread"
+    assert why_wrong(truth, "die", both[:1], field) == "not found"
+    assert why_wrong(truth, "die", both + [(0.5, 0.1)], field) == "false find"
+    assert why_wrong({**truth, "objects": [die, {**other, "visible": 0.3}]}, "die", both, field) == "out of sight"
+    assert why_wrong({**truth, "objects": [die, {**other, "box": None}]}, "die", both, field) == "out of sight"
+    assert why_wrong(truth, "cube", [(0.5, 0.975)], field) == "misread"
+    assert why_wrong(truth, "cube", [], field) == "not found"
+    assert why_wrong({**truth, "objects": [{**cube, "box": [490, 780, 510, 800]}]}, "cube", [], field) == "out of sight"
+    assert why_wrong({**truth, "recognized": {"dice": [], "cube": None}, "objects": []}, "cube", [(0.5, 0.5)],
+                     field) == "false find"
