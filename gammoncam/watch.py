@@ -11,7 +11,9 @@ frames, twice a second of video until it is. The first settled frame calibrates
 (:mod:`vision.adapt`: orientation, colours, bar) when the real recognizer is used; a settled
 board that differs from the last one almost everywhere (the camera was bumped or moved) is
 found again, its corners taken in the turn closest to the old ones, or failing that re-fitted
-near the old ones (:func:`vision.corners.refine`).
+near the old ones (:func:`vision.corners.refine`). When neither finds the board as last seen
+(a stream cut to a player's camera), nothing is read until it is back: ``board_lost``, then
+``board_back``.
 """
 
 from __future__ import annotations
@@ -52,19 +54,16 @@ class RecognizerObserver:
         self.corners, self.bar = cal.corners, cal.bar
         return cal.to_json()
 
-    def relocalise(self, image) -> float:
-        """Find the board again after the camera moved; how far the corners went, in pixels."""
+    def relocalise(self, image) -> tuple[np.ndarray, bool]:
+        """The board's corners found again after the camera moved, and whether the corner finder
+        saw a board; failing that, the old corners re-fitted to the edges near them."""
         from vision.corners import find_corners, refine
 
         found = find_corners(image)
         if found is not None:
-            new = closest_turn(found, self.corners)
-        else:
-            span = float(np.linalg.norm(self.corners[2] - self.corners[0]))
-            new = refine(image, self.corners, search=max(6.0, 0.03 * span))
-        moved = float(np.abs(new - self.corners).max())
-        self.corners = new
-        return moved
+            return closest_turn(found, self.corners), True
+        span = float(np.linalg.norm(self.corners[2] - self.corners[0]))
+        return refine(image, self.corners, search=max(6.0, 0.03 * span)), False
 
     def __call__(self, image, index: int) -> Observation:
         if self.calibration is None:
@@ -111,6 +110,7 @@ class Watcher:
         self.current = {"t": 0.0, "frame": 0, "settle_wall": None, "quiet_ms": 0.0}
         self.tracker = Tracker(referee, self._emit, thresholds)
         self.on_frame = on_frame
+        self.board_lost = None  # while the camera looks elsewhere: the board's gate image as last seen
         referee.listeners.append(self._call)
         warm_up(referee.state.variant)
 
@@ -147,6 +147,28 @@ class Watcher:
         self._emit({"type": "localised", "corners": np.round(found, 1).tolist()})
         return True
 
+    def _find_again(self, frame, board_before) -> bool:
+        """After a settle that looks nothing like the last one (the camera was bumped or moved, or
+        the stream cut away): find the board again and follow it there. False when nothing in
+        view is the board as last seen and the corner finder sees none: the frame is not read
+        (a player's face read as a board could only be called), and the gate keeps the board as
+        last seen, so the game is followed again when the view comes back."""
+        settled = self.gate.reference
+        corners, seen = self.observer.relocalise(frame.image)
+        self.gate.reference = board_before
+        if not seen and self.gate.foreign_at(frame.image, corners) > RELOCALISE_FOREIGN:
+            if self.board_lost is None:
+                self.board_lost = board_before
+                self._emit({"type": "board_lost"})
+            return False
+        self.gate.reference = settled
+        moved = float(np.abs(corners - self.observer.corners).max())
+        self.observer.corners = corners
+        if moved > 2.0:
+            self.gate.set_corners(corners)
+            self._emit({"type": "relocalised", "moved_px": round(moved, 1)})
+        return True
+
     def run(self) -> WatchStats:
         cpu0, wall0 = time.process_time(), time.perf_counter()
         stats = self.stats
@@ -157,6 +179,9 @@ class Watcher:
                 stats.video_s = frame.time
                 if self.gate is None and not self._localise(frame):
                     continue
+                if self.board_lost is not None:  # the view elsewhere is no board to settle on
+                    self.gate.reference = self.board_lost
+                board_before = self.gate.reference
                 reading = self.gate(frame.image)
                 stats.gate_ms.append(reading.ms)
                 if self.on_frame is not None:
@@ -167,10 +192,11 @@ class Watcher:
                 self.current.update(t=frame.time, frame=frame.index, settle_wall=wall,
                                     quiet_ms=self.gate.still_frames / self.gate.fps * 1000)
                 if reading.foreign > RELOCALISE_FOREIGN and hasattr(self.observer, "relocalise"):
-                    moved = self.observer.relocalise(frame.image)
-                    if moved > 2.0:
-                        self.gate.set_corners(self.observer.corners)
-                        self._emit({"type": "relocalised", "moved_px": round(moved, 1)})
+                    if not self._find_again(frame, board_before):
+                        continue
+                if self.board_lost is not None:
+                    self.board_lost = None
+                    self._emit({"type": "board_back"})
                 first = getattr(self.observer, "calibration", True) is None
                 t0 = time.perf_counter()
                 obs = self.observer(frame.image, frame.index)

@@ -77,11 +77,14 @@ class SettleGate:
 
     def set_corners(self, corners) -> None:
         """Follow the board to a new place in the image (after re-localisation)."""
+        self.homography = self._homography(corners)
+        self.reset()
+
+    def _homography(self, corners) -> np.ndarray:
         quad = expand(corners, self.margin).astype(np.float32) / SHRINK
         w, h = SIZE
         dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-        self.homography = cv2.getPerspectiveTransform(quad, dst)
-        self.reset()
+        return cv2.getPerspectiveTransform(quad, dst)
 
     def reset(self) -> None:
         self.previous: np.ndarray | None = None
@@ -89,13 +92,22 @@ class SettleGate:
         self.still_frames = 0
         self.was_settled = False
 
-    def image(self, frame: np.ndarray) -> np.ndarray:
-        """The gate's small grey image of the board in ``frame``."""
+    def image(self, frame: np.ndarray, homography: np.ndarray | None = None) -> np.ndarray:
+        """The gate's small grey image of the board in ``frame`` (where ``homography`` puts it)."""
         h, w = frame.shape[:2]
         small = cv2.resize(frame, (w // SHRINK, h // SHRINK), interpolation=cv2.INTER_AREA)
-        board = cv2.warpPerspective(small, self.homography, SIZE, flags=cv2.INTER_LINEAR)
+        board = cv2.warpPerspective(small, self.homography if homography is None else homography, SIZE,
+                                    flags=cv2.INTER_LINEAR)
         grey = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
         return cv2.GaussianBlur(grey, (3, 3), 0)
+
+    def foreign_at(self, frame: np.ndarray, corners) -> float:
+        """The share of the board's image at ``corners`` in ``frame`` that differs from the last
+        settled image (1.0 when there is none): is the board as last seen there?"""
+        if self.reference is None:
+            return 1.0
+        grey = self.image(frame, self._homography(corners))
+        return float((cv2.absdiff(grey, self.reference) > self.delta).mean())
 
     def __call__(self, frame: np.ndarray) -> GateReading:
         import time

@@ -227,6 +227,45 @@ def test_a_bumped_camera_is_found_again_and_the_game_followed(tmp_path, capsys):
                      (1, [5, 5], "23/13 6/1* 6/1")]
 
 
+def test_a_stream_that_cuts_away_is_not_read_and_the_game_is_followed_when_it_comes_back(tmp_path, capsys):
+    """A stream cuts to a player's camera for three seconds (frames 140-189, after light's
+    throw): that view is not read as a board (nor the board looked for near it, which moved
+    the corners onto the picture and read it as an unclear play), and the game goes on when
+    the board is back."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(CLIP))
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    frames = []
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        frames.append(frame)
+    h, w = frames[0].shape[:2]
+    elsewhere = np.full((h, w, 3), (40, 48, 55), np.uint8)  # a dim room, a face, a name plate
+    cv2.ellipse(elsewhere, (w // 2, h // 2), (w // 8, h // 4), 0, 0, 360, (90, 120, 170), -1)
+    cv2.rectangle(elsewhere, (w // 3, int(h * 0.72)), (2 * w // 3, h), (60, 40, 30), -1)
+    cv2.putText(elsewhere, "PLAYER CAM", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 2)
+    video = tmp_path / "cut.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
+    for i, frame in enumerate(frames):
+        writer.write(elsewhere if 140 <= i < 190 else frame)
+    writer.release()
+    code = main(["watch", "--video", str(video), "--corners-file", str(DATA / "stage.json"), "--match", "3",
+                 "--json", "--log", str(tmp_path / "log.sqlite")])
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert code == 0
+    kinds = [e["type"] for e in events]
+    assert kinds.count("board_lost") == 1 and kinds.count("board_back") == 1
+    assert kinds.index("board_lost") < kinds.index("board_back")
+    assert 140 <= next(e["frame"] for e in events if e["type"] == "board_lost") < 190
+    assert not {"relocalised", "unclear", "call"} & set(kinds)
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
+                     (1, [5, 5], "23/13 6/1* 6/1")]
+
+
 def test_the_opponents_legal_play_is_a_missed_turn_not_a_foul():
     """RULES 3.9 judges the player on roll; a board where the *other* player made a legal play
     tells that a throw was missed, and is not called."""
