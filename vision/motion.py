@@ -103,11 +103,14 @@ class SettleGate:
 
     def foreign_at(self, frame: np.ndarray, corners) -> float:
         """The share of the board's image at ``corners`` in ``frame`` that differs from the last
-        settled image (1.0 when there is none): is the board as last seen there?"""
+        settled image (1.0 when there is none): is the board as last seen there? Both images are
+        first brought to the same mean and contrast, so a lamp switched on changes nothing."""
         if self.reference is None:
             return 1.0
-        grey = self.image(frame, self._homography(corners))
-        return float((cv2.absdiff(grey, self.reference) > self.delta).mean())
+        grey = self.image(frame, self._homography(corners)).astype(np.float32)
+        ref = self.reference.astype(np.float32)
+        grey = (grey - grey.mean()) * (ref.std() / max(float(grey.std()), 1.0)) + ref.mean()
+        return float((np.abs(grey - ref) > self.delta).mean())
 
     def __call__(self, frame: np.ndarray) -> GateReading:
         import time
