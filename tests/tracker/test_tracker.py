@@ -20,6 +20,22 @@ DATA = Path(__file__).parent / "data"
 CLIP = DATA / "clip.mp4"
 TRUTH = [json.loads(line) for line in open(DATA / "clip_truth.jsonl")]
 FIELD = np.array(json.loads((DATA / "stage.json").read_text())["field"])
+CLIP_PLAYS = [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
+              (1, [5, 5], "23/13 6/1* 6/1")]
+
+
+def _clip_frames() -> tuple[list, float]:
+    """The test clip's frames and frame rate."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(CLIP))
+    frames = []
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        frames.append(frame)
+    return frames, cap.get(cv2.CAP_PROP_FPS)
 
 
 def test_gate_settles_only_on_still_boards():
@@ -113,8 +129,7 @@ def test_watch_follows_the_clip(tmp_path, capsys):
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert all("t" in e and "frame" in e for e in events)
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
-    assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
-                     (1, [5, 5], "23/13 6/1* 6/1")]
+    assert plays == CLIP_PLAYS
     assert [e["type"] for e in events if e["type"] in ("game_start", "opening")] == ["game_start", "opening"]
     assert not [e for e in events if e["type"] == "call"]
     assert "51: 24/23 13/8" in out.read_text() and log.exists()
@@ -208,8 +223,7 @@ def test_watch_finds_the_board_itself_and_follows_the_clip_with_the_trained_reco
     truth = json.loads((DATA / "stage.json").read_text())["field"]
     assert np.abs(np.array(found["corners"]) - truth).max() < 3.0
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
-    assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
-                     (1, [5, 5], "23/13 6/1* 6/1")]
+    assert plays == CLIP_PLAYS
     assert not [e for e in events if e["type"] == "call"]
 
 
@@ -218,14 +232,7 @@ def test_a_bumped_camera_is_found_again_and_the_game_followed(tmp_path, capsys):
     board is found again and every play still read, with no call."""
     import cv2
 
-    cap = cv2.VideoCapture(str(CLIP))
-    fps = cap.get(cv2.CAP_PROP_FPS)
-    frames = []
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        frames.append(frame)
+    frames, fps = _clip_frames()
     h, w = frames[0].shape[:2]
     shift = np.float32([[1, 0, 24], [0, 1, 14]])
     video = tmp_path / "bumped.mp4"
@@ -240,8 +247,7 @@ def test_a_bumped_camera_is_found_again_and_the_game_followed(tmp_path, capsys):
     moved = [e["moved_px"] for e in events if e["type"] == "relocalised"]
     assert moved and abs(moved[0] - 24) < 3
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
-    assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
-                     (1, [5, 5], "23/13 6/1* 6/1")]
+    assert plays == CLIP_PLAYS
 
 
 @pytest.mark.parametrize("elsewhere", ["a player's camera", "a board like it with another game"])
@@ -254,14 +260,7 @@ def test_a_stream_that_cuts_away_is_not_read_and_the_game_is_followed_when_it_co
     and the game is followed when the board is back."""
     import cv2
 
-    cap = cv2.VideoCapture(str(CLIP))
-    fps = cap.get(cv2.CAP_PROP_FPS)
-    frames = []
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        frames.append(frame)
+    frames, fps = _clip_frames()
     h, w = frames[0].shape[:2]
     if elsewhere == "a player's camera":  # a dim room, a face, a name plate
         picture = np.full((h, w, 3), (40, 48, 55), np.uint8)
@@ -285,8 +284,7 @@ def test_a_stream_that_cuts_away_is_not_read_and_the_game_is_followed_when_it_co
     assert 140 <= next(e["frame"] for e in events if e["type"] == "board_lost") < 190
     assert not {"relocalised", "unclear", "call"} & set(kinds)
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
-    assert plays == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (2, [2, 2], "13/11(2) 6/4(2)"),
-                     (1, [5, 5], "23/13 6/1* 6/1")]
+    assert plays == CLIP_PLAYS
 
 
 def test_the_opponents_legal_play_is_a_missed_turn_not_a_foul():
