@@ -72,6 +72,7 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
         obs = rec(image, corners, mover=truth["mover"])  # the thrower, as the tracker knows it
         got, want = obs.best(), truth["recognized"]
         field = Field(corners, obs.extra["bar_share"])
+        size = image.shape[1], image.shape[0]
         wrong = []
         for i, (kind, which) in enumerate(LOCATIONS):
             if kind == "bar":
@@ -93,10 +94,10 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
             row["has_dice"] = bool(want["dice"])
             row["dice_read"] = dice_readings(truth, obs, field)
             if not row["dice_ok"]:
-                row["dice_why"] = why_wrong(truth, "die", [d["uv"] for d in obs.dice], field)
+                row["dice_why"] = why_wrong(truth, "die", [d["uv"] for d in obs.dice], field, size)
         row["cube_ok"] = got["cube"] == want["cube"]
         if not row["cube_ok"]:
-            row["cube_why"] = why_wrong(truth, "cube", [] if obs.cube is None else [obs.cube["uv"]], field)
+            row["cube_why"] = why_wrong(truth, "cube", [] if obs.cube is None else [obs.cube["uv"]], field, size)
         row["has_cube"] = want["cube"] is not None
         rows.append(row)
     report = {"directory": str(directory), "frames": len(rows), "all": summary(rows),
@@ -130,9 +131,9 @@ def dice_readings(truth: dict, obs, field) -> list:
     return out
 
 
-def why_wrong(truth: dict, kind: str, found: list, field) -> str:
+def why_wrong(truth: dict, kind: str, found: list, field, size: tuple) -> str:
     """Why a frame's dice (``kind`` "die") or cube ("cube") were read wrong, given the field
-    points of what was ``found``: the first that holds of ``out of sight`` (one of them under a
+    points of what was ``found`` and the frame's ``size`` (width, height): the first that holds of ``out of sight`` (one of them under a
     hand, less than half in sight, or cut by the frame's edge: no reader could tell its face),
     ``not found`` (one in sight with no find on it), ``false find`` (a find where there is
     none), ``misread``."""
@@ -141,7 +142,7 @@ def why_wrong(truth: dict, kind: str, found: list, field) -> str:
     dice_places, cube_places = dice.targets(truth, field)
     true = [uv for uv, _ in (dice_places if kind == "die" else cube_places)]
     wanted = len(truth["recognized"]["dice"]) if kind == "die" else int(truth["recognized"]["cube"] is not None)
-    w, h = truth["camera"]["size"]
+    w, h = size
     shown = [o for o in truth["objects"] if o["class"].startswith(kind) and o["box"] is not None]
     cut = [o["visible"] < 0.5 or min(o["box"][:2]) <= 0.5 or o["box"][2] >= w - 0.5 or o["box"][3] >= h - 0.5
            for o in shown]

@@ -238,16 +238,19 @@ def test_why_dice_and_cube_were_read_wrong():
     die = {"class": "die", "value": 3, "box": [290, 390, 310, 410], "visible": 1.0}
     other = {"class": "die", "value": 5, "box": [690, 390, 710, 410], "visible": 1.0}
     cube = {"class": "cube_2", "box": [490, 770, 510, 790], "visible": 1.0}
-    truth = {"objects": [die, other, cube], "recognized": {"dice": [3, 5], "cube": {"value": 2, "location": "light"}},
-             "camera": {"size": [1000, 800]}}
+    truth = {"objects": [die, other, cube], "recognized": {"dice": [3, 5], "cube": {"value": 2, "location": "light"}}}
     both = [(0.3, 0.5), (0.7, 0.5)]
-    assert why_wrong(truth, "die", both, field) == "misread"
-    assert why_wrong(truth, "die", both[:1], field) == "not found"
-    assert why_wrong(truth, "die", both + [(0.5, 0.1)], field) == "false find"
-    assert why_wrong({**truth, "objects": [die, {**other, "visible": 0.3}]}, "die", both, field) == "out of sight"
-    assert why_wrong({**truth, "objects": [die, {**other, "box": None}]}, "die", both, field) == "out of sight"
-    assert why_wrong(truth, "cube", [(0.5, 0.975)], field) == "misread"
-    assert why_wrong(truth, "cube", [], field) == "not found"
-    assert why_wrong({**truth, "objects": [{**cube, "box": [490, 780, 510, 800]}]}, "cube", [], field) == "out of sight"
-    assert why_wrong({**truth, "recognized": {"dice": [], "cube": None}, "objects": []}, "cube", [(0.5, 0.5)],
-                     field) == "false find"
+
+    def why(truth, kind, found):
+        return why_wrong(truth, kind, found, field, (1000, 800))
+
+    assert why(truth, "die", both) == "misread"
+    assert why(truth, "die", both[:1]) == "not found"
+    assert why(truth, "die", both + [(0.5, 0.1)]) == "false find"
+    assert why({**truth, "objects": [die, {**other, "visible": 0.3}]}, "die", both) == "out of sight"
+    assert why({**truth, "objects": [die, {**other, "box": None}]}, "die", both) == "out of sight"
+    assert why(truth, "cube", [(0.5, 0.975)]) == "misread"
+    assert why(truth, "cube", []) == "not found"
+    assert why({**truth, "objects": [{**cube, "box": [490, 780, 510, 800]}]}, "cube", []) == "out of sight"
+    nothing = {**truth, "recognized": {"dice": [], "cube": None}, "objects": []}
+    assert why(nothing, "cube", [(0.5, 0.5)]) == "false find"
