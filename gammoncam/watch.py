@@ -7,8 +7,9 @@ Everything the tracker sees and every call goes to ``emit`` as a dict with the f
 ``t`` (seconds) and index ``frame``.
 
 Without corners given, the board is found (:func:`vision.corners.find_corners`) on the first
-frames, twice a second of video until it is. The first settled frame calibrates
-(:mod:`vision.adapt`: orientation, colours, bar) when the real recognizer is used; a settled
+frames, twice a second of video until it is. With the real recognizer, settled frames calibrate
+(:mod:`vision.adapt`: orientation, colours, bar) until one shows the opening, and nothing is
+followed before (a stream joined mid-game is followed from the next game's set-up); a settled
 board that differs from the last one almost everywhere (the camera was bumped or moved) is
 found again, its corners taken in the turn closest to the old ones, or failing that re-fitted
 near the old ones (:func:`vision.corners.refine`). When what is there is not the board as last
@@ -60,7 +61,7 @@ class RecognizerObserver:
     def relocalise(self, image) -> np.ndarray:
         """The board's corners found again after the camera moved (in the turn closest to the old
         ones), or failing that the old corners re-fitted to the edges near them."""
-        from vision.corners import find_corners, refine
+        from vision.corners import closest_turn, find_corners, refine
 
         found = find_corners(image)
         if found is not None:
@@ -69,8 +70,8 @@ class RecognizerObserver:
         return refine(image, self.corners, search=max(6.0, 0.03 * span))
 
     def __call__(self, image, index: int) -> Observation:
-        if self.calibration is None:
-            self.calibrate(image)
+        if self.calibration is None or not self.calibration.accepted:
+            self.calibrate(image)  # until a frame of the opening is seen (a stream joined mid-game)
         return self.recognizer(image, self.corners, self.bar, colours=self.calibration.colour_reader(),
                                frame_colours=False)
 
@@ -206,7 +207,7 @@ class Watcher:
                 stats.settled += 1
                 self.current.update(t=frame.time, frame=frame.index, settle_wall=wall,
                                     quiet_ms=self.gate.still_frames / self.gate.fps * 1000)
-                first = getattr(self.observer, "calibration", True) is None
+                before = getattr(self.observer, "calibration", None)
                 t0 = time.perf_counter()
                 if reading.foreign > RELOCALISE_FOREIGN and hasattr(self.observer, "relocalise"):
                     obs = self._find_again(frame, board_before)
@@ -218,12 +219,16 @@ class Watcher:
                 if self.board_lost is not None:
                     self.board_lost = None
                     self._emit({"type": "board_back"})
-                if first:
-                    calibration = self.observer.calibration.to_json()
-                    warning = calibration.pop("warning")
-                    self._emit({"type": "calibration", **calibration})
+                calibration = getattr(self.observer, "calibration", None)
+                if calibration is not before and (before is None or calibration.accepted):
+                    # the first calibration, and the first accepted after rejected ones
+                    told = calibration.to_json()
+                    warning = told.pop("warning")
+                    self._emit({"type": "calibration", **told})
                     if warning:
                         self._emit({"type": "warning", "text": warning})
+                if calibration is not None and not calibration.accepted:
+                    continue  # no opening seen yet: which side is whose is not known
                 t1 = time.perf_counter()
                 self.tracker.observe(obs, frame.time, frame.index)
                 stats.track_ms.append((time.perf_counter() - t1) * 1000)
@@ -232,18 +237,6 @@ class Watcher:
             stats.cpu_s = time.process_time() - cpu0
             stats.wall_s = time.perf_counter() - wall0
         return stats
-
-
-def closest_turn(found: np.ndarray, old: np.ndarray) -> np.ndarray:
-    """``found`` corners in the cyclic order closest to ``old``: a camera that was bumped turns
-    a little, so the calibrated orientation (which corner is whose) carries over.
-
-    >>> old = np.array([[0, 0], [10, 0], [10, 8], [0, 8]], float)
-    >>> closest_turn(np.roll(old + 1, 2, axis=0), old)[0].tolist()
-    [1.0, 1.0]
-    """
-    turns = [np.roll(found, -k, axis=0) for k in range(4)]
-    return min(turns, key=lambda c: float(np.linalg.norm(c - old, axis=1).sum()))
 
 
 def warm_up(variant) -> None:

@@ -106,6 +106,18 @@ def refine(image: np.ndarray, corners: np.ndarray, search: float | None = None) 
     return out
 
 
+def closest_turn(found: np.ndarray, old: np.ndarray) -> np.ndarray:
+    """``found`` corners in the cyclic order closest to ``old``: a camera that was bumped turns
+    a little, so the calibrated orientation (which corner is whose) carries over.
+
+    >>> old = np.array([[0, 0], [10, 0], [10, 8], [0, 8]], float)
+    >>> closest_turn(np.roll(old + 1, 2, axis=0), old)[0].tolist()
+    [1.0, 1.0]
+    """
+    turns = [np.roll(found, -k, axis=0) for k in range(4)]
+    return min(turns, key=lambda c: float(np.linalg.norm(c - old, axis=1).sum()))
+
+
 # --- found automatically --------------------------------------------------------------------
 
 MODELS = Path(__file__).resolve().parent.parent / "models"

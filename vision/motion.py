@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.corners import closest_turn
+
 SIZE = (192, 128)  # the gate's image of the board: width, height
 SHRINK = 2  # the frame is first shrunk by this factor
 
@@ -77,7 +79,8 @@ class SettleGate:
 
     def set_corners(self, corners) -> None:
         """Follow the board to a new place in the image (after re-localisation)."""
-        self.homography = self._homography(corners)
+        self.corners = np.asarray(corners, np.float64).reshape(4, 2)
+        self.homography = self._homography(self.corners)
         self.reset()
 
     def _homography(self, corners) -> np.ndarray:
@@ -107,6 +110,8 @@ class SettleGate:
         first brought to the same mean and contrast, so a lamp switched on changes nothing."""
         if self.reference is None:
             return 1.0
+        # in the gate's own corner order, whatever order the caller keeps them in
+        corners = closest_turn(np.asarray(corners, np.float64).reshape(4, 2), self.corners)
         grey = self.image(frame, self._homography(corners)).astype(np.float32)
         ref = self.reference.astype(np.float32)
         grey = (grey - grey.mean()) * (ref.std() / max(float(grey.std()), 1.0)) + ref.mean()

@@ -287,6 +287,33 @@ def test_a_stream_that_cuts_away_is_not_read_and_the_game_is_followed_when_it_co
     assert plays == CLIP_PLAYS
 
 
+def test_a_stream_joined_mid_game_is_followed_from_the_next_opening(tmp_path, capsys):
+    """A stream joined mid-game (the clip's frames 300-545, then its opening again, as when the
+    next game is set up): the first settled board is no opening, so its calibration is rejected
+    and nothing is followed; the board is calibrated again on each settle until the opening is
+    seen, and that game is followed (before: the rejected calibration, its corners turned a
+    quarter round, was kept, so no later game was ever followed)."""
+    import cv2
+
+    frames, fps = _clip_frames()
+    h, w = frames[0].shape[:2]
+    video = tmp_path / "joined.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
+    for frame in frames[300:] + frames[:300]:
+        writer.write(frame)
+    writer.release()
+    code = main(["watch", "--video", str(video), "--match", "3", "--json", "--log", str(tmp_path / "log.sqlite")])
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert code == 0
+    calibrations = [e for e in events if e["type"] == "calibration"]
+    assert [c["accepted"] for c in calibrations] == [False, True]
+    assert calibrations[1]["frame"] >= len(frames) - 300
+    kinds = [e["type"] for e in events]
+    assert kinds.index("game_start") > kinds.index("calibration") and "call" not in kinds
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays == CLIP_PLAYS[:2]
+
+
 def test_the_opponents_legal_play_is_a_missed_turn_not_a_foul():
     """RULES 3.9 judges the player on roll; a board where the *other* player made a legal play
     tells that a throw was missed, and is not called."""
