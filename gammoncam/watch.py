@@ -182,7 +182,8 @@ class Watcher:
         self.observer.corners = old
         if self.board_lost is None:
             self.board_lost = board_before
-            self._emit({"type": "board_lost"})
+            self._emit({"type": "board_lost", "text": "the camera shows no board like this game's: waiting for "
+                                                      "it to come back"})
         return None
 
     def run(self) -> WatchStats:
@@ -225,6 +226,9 @@ class Watcher:
                     told = calibration.to_json()
                     warning = told.pop("warning")
                     self._emit({"type": "calibration", **told})
+                    if not calibration.accepted:
+                        warning = ("the board in view is not a starting position: nothing is followed until a "
+                                   "game is set up, which tells the board's sides and colours")
                     if warning:
                         self._emit({"type": "warning", "text": warning})
                 if calibration is not None and not calibration.accepted:

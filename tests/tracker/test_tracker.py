@@ -281,7 +281,8 @@ def test_a_stream_that_cuts_away_is_not_read_and_the_game_is_followed_when_it_co
     kinds = [e["type"] for e in events]
     assert kinds.count("board_lost") == 1 and kinds.count("board_back") == 1
     assert kinds.index("board_lost") < kinds.index("board_back")
-    assert 140 <= next(e["frame"] for e in events if e["type"] == "board_lost") < 190
+    lost = next(e for e in events if e["type"] == "board_lost")
+    assert 140 <= lost["frame"] < 190 and "waiting for it to come back" in lost["text"]
     assert not {"relocalised", "unclear", "call"} & set(kinds)
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
     assert plays == CLIP_PLAYS
@@ -307,6 +308,7 @@ def test_a_stream_joined_mid_game_is_followed_from_the_next_opening(tmp_path, ca
     assert code == 0
     calibrations = [e for e in events if e["type"] == "calibration"]
     assert [c["accepted"] for c in calibrations] == [False, True]
+    assert "not a starting position" in events[events.index(calibrations[0]) + 1]["text"]
     assert calibrations[1]["frame"] >= len(frames) - 300
     kinds = [e["type"] for e in events]
     assert kinds.index("game_start") > kinds.index("calibration") and "call" not in kinds
