@@ -133,10 +133,11 @@ def dice_readings(truth: dict, obs, field) -> list:
 
 def why_wrong(truth: dict, kind: str, found: list, field, size: tuple) -> str:
     """Why a frame's dice (``kind`` "die") or cube ("cube") were read wrong, given the field
-    points of what was ``found`` and the frame's ``size`` (width, height): the first that holds of ``out of sight`` (one of them under a
-    hand, less than half in sight, or cut by the frame's edge: no reader could tell its face),
-    ``not found`` (one in sight with no find on it), ``false find`` (a find where there is
-    none), ``misread``."""
+    points of what was ``found`` and the frame's ``size`` (width, height): the first that holds
+    of ``out of sight`` (one of them under a hand, less than half in sight, or cut by the
+    frame's edge: no reader could tell its face), ``not found`` (one in sight with no find on
+    it), ``false find`` (a find where there is none), ``misread``. (A frame whose board was not
+    found says ``board not found``.)"""
     from vision import dice
 
     dice_places, cube_places = dice.targets(truth, field)
@@ -188,9 +189,11 @@ def _unread(name: str, truth: dict, rec) -> dict:
     """The row of a frame whose board was not found: every location wrong."""
     row = {"frame": name, "wrong": list(range(len(LOCATIONS))), "points_wrong": 24, "bar_wrong": 2,
            "off_ok": False, "board_exact": False, "ms": None, "hands": bool(truth["hands_cover_board"]),
-           "variant": truth["variant"], "unread": True, "cube_ok": False, "has_cube": truth["recognized"]["cube"] is not None}
+           "variant": truth["variant"], "unread": True, "cube_ok": False,
+           "has_cube": truth["recognized"]["cube"] is not None, "cube_why": "board not found"}
     if rec.extras:
-        row.update(dice_ok=False, throw_ok=False, has_dice=bool(truth["recognized"]["dice"]))
+        row.update(dice_ok=False, throw_ok=False, has_dice=bool(truth["recognized"]["dice"]),
+                   dice_why="board not found")
     return row
 
 
