@@ -39,9 +39,21 @@ def _frames(directory: Path):
         yield truth_path.stem, truth_path, directory / "images" / f"{truth_path.stem}.jpg"
 
 
+def _load(truth_path: Path, image_path: Path, condition: str | None = None, index: int = 0) -> tuple[dict, np.ndarray]:
+    """A frame's truth and image, both put under ``condition`` (:mod:`vision.conditions`) if given."""
+    truth = json.loads(truth_path.read_text())
+    image = cv2.imread(str(image_path))
+    if condition is not None:
+        from vision.conditions import apply
+
+        image, truth = apply(condition, image, truth, np.random.default_rng(index))
+    return truth, image
+
+
 def evaluate(directory: Path, out: Path | None = None, limit: int | None = None, recognizer=None,
-             progress: bool = True, auto_corners: bool = False) -> dict:
+             progress: bool = True, auto_corners: bool = False, condition: str | None = None) -> dict:
     """Measure the recognizer on ``directory``; write the report and pictures into ``out``.
+    ``condition``: each frame first put under that camera or room condition (:mod:`vision.conditions`).
 
     With ``auto_corners`` the field's corners are found (:func:`vision.corners.find_corners`)
     and turned to the truth's order as the opening calibration would (:func:`match_turn`); a
@@ -58,9 +70,9 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
     errors = np.zeros(n_loc)
     confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
     rows = []
-    for name, truth_path, image_path in tqdm(frames, desc="evaluating", unit="frame", disable=not progress):
-        truth = json.loads(truth_path.read_text())
-        image = cv2.imread(str(image_path))
+    for index, (name, truth_path, image_path) in enumerate(tqdm(frames, desc="evaluating", unit="frame",
+                                                               disable=not progress)):
+        truth, image = _load(truth_path, image_path, condition, index)
         corners = np.array(truth["field"])
         if auto_corners:
             found = find_corners(image)
@@ -100,7 +112,7 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
             row["cube_why"] = why_wrong(truth, "cube", [] if obs.cube is None else [obs.cube["uv"]], field, size)
         row["has_cube"] = want["cube"] is not None
         rows.append(row)
-    report = {"directory": str(directory), "frames": len(rows), "all": summary(rows),
+    report = {"directory": str(directory), "condition": condition, "frames": len(rows), "all": summary(rows),
               "no_hands": summary([r for r in rows if not r["hands"]]),
               "by_variant": {v: summary([r for r in rows if r["variant"] == v]) for v in ("backgammon", "long")},
               "location_error_rate": {f"{k}:{w}": round(float(e / len(rows)), 5)
@@ -343,7 +355,8 @@ def match_turn(found: np.ndarray, true: np.ndarray) -> tuple[int, np.ndarray]:
     return k, errs[k]
 
 
-def corner_accuracy(directory: Path, limit: int | None = None, finder=None, progress: bool = True) -> dict:
+def corner_accuracy(directory: Path, limit: int | None = None, finder=None, progress: bool = True,
+                    condition: str | None = None) -> dict:
     """How well :func:`vision.corners.find_corners` finds the field on ``directory``'s frames.
 
     Per corner: median and 90th-percentile error in pixels and in shares of the image diagonal
@@ -358,9 +371,9 @@ def corner_accuracy(directory: Path, limit: int | None = None, finder=None, prog
     finder = finder or CornerFinder()
     frames = list(_frames(directory))[:limit]
     rows = []
-    for name, truth_path, image_path in tqdm(frames, desc="corners", unit="frame", disable=not progress):
-        truth = json.loads(truth_path.read_text())
-        image = cv2.imread(str(image_path))
+    for index, (name, truth_path, image_path) in enumerate(tqdm(frames, desc="corners", unit="frame",
+                                                               disable=not progress)):
+        truth, image = _load(truth_path, image_path, condition, index)
         true = np.array(truth["field"], np.float64)
         diag = float(np.hypot(*image.shape[:2]))
         t0 = time.perf_counter()

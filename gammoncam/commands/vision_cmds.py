@@ -116,15 +116,19 @@ def _eval(args) -> int:
     directory = Path(args.dir)
     if not (directory / "truth").is_dir():
         raise UsageError(f"{args.dir} is not a rendered test set (no truth/ folder)")
+    from vision.conditions import CONDITIONS
+
+    if args.condition is not None and args.condition not in CONDITIONS:
+        raise UsageError(f"unknown condition {args.condition!r}: one of {', '.join(CONDITIONS)}")
     out = Path(args.out) if args.out else directory / "eval"
-    report = evaluate(directory, out, limit=args.limit, auto_corners=args.found_corners)
+    report = evaluate(directory, out, limit=args.limit, auto_corners=args.found_corners, condition=args.condition)
     print(json.dumps({k: report[k] for k in ("frames", "all", "no_hands")}, indent=1))
     from vision.corners import FINDER
 
     if FINDER.exists():  # the automatic corner detector against the truth's corners
         from vision.evaluate import corner_accuracy
 
-        corners = corner_accuracy(directory, limit=args.limit)
+        corners = corner_accuracy(directory, limit=args.limit, condition=args.condition)
         (out / "corners.json").write_text(json.dumps({k: corners[k] for k in ("directory", "all", "no_hands")},
                                                      indent=1))
         (out / "corner_frames.json").write_text(json.dumps(corners["rows"]))
@@ -196,6 +200,8 @@ def register(subparsers) -> None:
     p.add_argument("--limit", type=int, help="only the first N frames")
     p.add_argument("--found-corners", action="store_true",
                    help="read the boards with the corners found automatically, not the truth's")
+    p.add_argument("--condition", help="put every frame under this camera or room condition first: jpeg50, noise, "
+                                       "warm, dim, defocus, vignette, barrel or phone (vision.conditions)")
     p.set_defaults(func=_eval)
 
     p = subparsers.add_parser("train-vision", help="train a recognizer network on rendered data (needs torch)")

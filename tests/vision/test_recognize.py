@@ -230,6 +230,31 @@ def test_eval_vision_writes_its_figures_and_pictures(tmp_path):
         assert cv2.imread(str(tmp_path / "eval" / picture)) is not None
 
 
+@needs_model
+@pytest.mark.parametrize("condition", ["barrel", "phone"])
+def test_a_condition_that_moves_pixels_moves_the_truth_with_them(recognizer, frames, condition):
+    """vision.conditions: under a wide lens's bow or at a phone photo's size, the field corners
+    the truth is moved to are where the board now lies, so its points still read right there."""
+    from vision.conditions import apply
+
+    right = total = 0
+    for img, truth in frames:
+        seen, moved = apply(condition, img, truth)
+        assert moved["field"] != truth["field"] and moved["recognized"] == truth["recognized"]
+        got = recognizer(seen, np.array(moved["field"])).best()
+        for row in ("top", "bottom"):
+            right += sum(g == w for g, w in zip(got[row], truth["recognized"][row]))
+            total += 12
+    assert right / total >= 0.97, f"{right}/{total} points right"
+
+
+def test_eval_vision_refuses_an_unknown_condition(tmp_path, capsys):
+    (tmp_path / "truth").mkdir()
+    assert main(["eval-vision", str(tmp_path), "--condition", "fog"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown condition 'fog'" in err[0]
+
+
 def test_why_dice_and_cube_were_read_wrong():
     """The evaluation says why a throw or the cube was misread: out of sight (under a hand, cut
     by the frame), not found, a false find, or found and read wrong, in that order (the first
