@@ -119,10 +119,13 @@ class Ruling:
 class NewGame:
     """Start the next game. ``first``: the side that begins, when it is known without an
     opening throw (long nardy, RULES 2.2). ``score``: the score as a record states it, which
-    then replaces the one counted here."""
+    then replaces the one counted here. ``crawford_played``: the match's Crawford game was
+    played before this record began (an official who starts watching a match in progress at
+    N - 1 says whether it was, RULES 6.2; a record that starts at game 1 never needs it)."""
 
     first: int | None = None
     score: tuple[int, int] | None = None
+    crawford_played: bool = False
 
 
 @dataclass(frozen=True)
@@ -379,11 +382,12 @@ class MatchState:
             raise InvalidEventError(f"a score is two counts, not {event.score!r}")
         profile = self.profile
         # RULES 6.2: the first game after a side first reaches N - 1 is the Crawford game
-        crawford = (profile.is_match and profile.crawford and not self.crawford_done
+        done = self.crawford_done or bool(event.crawford_played)
+        crawford = (profile.is_match and profile.crawford and not done
                     and max(score) == profile.match_length - 1)
         state = self._with(
             game=self.game + 1, score=score, cube=1, owner=None, crawford=crawford,
-            crawford_done=self.crawford_done or crawford, position=Position.start(self.variant),
+            crawford_done=done or crawford, position=Position.start(self.variant),
             before=None, dice=None, pending=None, throws=0, auto_doubles=0, cube_turned=False,
             resignation=None, result=None, on_roll=None, phase="opening")
         if state.match_winner is not None:

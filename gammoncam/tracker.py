@@ -467,6 +467,9 @@ class Tracker:
     # position was seen while no game is in progress, so a first turn made unseen can be read.
     set_up: bool = False
     last_logp: np.ndarray | None = None
+    # Where the match stood when watching began, for a match joined between games: the first
+    # game's score and whether the Crawford game was already played (NewGame's fields).
+    joined_at: dict = field(default_factory=dict)
     stats: dict = field(default_factory=lambda: {"observations": 0, "legal": 0, "illegal": 0, "unclear": 0,
                                                 "unclear_resolved": 0, "benefit_of_doubt": 0})
     t: float = 0.0
@@ -590,7 +593,7 @@ class Tracker:
         return float(logp.max(axis=1).sum() - logp[np.arange(26), classes].sum())
 
     def _new_game(self, first: int | None = None) -> None:
-        self._submit(NewGame(first=first))
+        self._submit(NewGame(first=first, **(self.joined_at if self.state.game == 0 else {})))
         self.pending = None
         self.in_sync = True
 

@@ -104,7 +104,8 @@ class Watcher:
     """Runs one source through the pipeline into ``referee``."""
 
     def __init__(self, source: FrameSource, observer, referee, corners, *, emit: Callable[[dict], None],
-                 thresholds: Thresholds = Thresholds(), on_frame: Callable | None = None):
+                 thresholds: Thresholds = Thresholds(), on_frame: Callable | None = None,
+                 joined_at: dict | None = None):
         self.source = source
         self.observer = observer
         self.referee = referee
@@ -112,7 +113,7 @@ class Watcher:
         self.gate = SettleGate(corners, fps=source.fps) if corners is not None else None
         self.stats = WatchStats()
         self.current = {"t": 0.0, "frame": 0, "settle_wall": None, "quiet_ms": 0.0}
-        self.tracker = Tracker(referee, self._emit, thresholds)
+        self.tracker = Tracker(referee, self._emit, thresholds, joined_at=dict(joined_at or {}))
         self.on_frame = on_frame
         self.board_lost = None  # while the camera looks elsewhere: the board's gate image as last seen
         referee.listeners.append(self._call)

@@ -37,6 +37,10 @@ def _add_common(parser) -> None:
     parser.add_argument("--profile", choices=sorted(PRESETS), help="rule profile (default tournament, "
                         "long-nardy-match for long nardy; money without --match)")
     parser.add_argument("--match", type=int, default=None, metavar="N", help="match length (0: money)")
+    parser.add_argument("--score", metavar="L,D", help="a match joined between games: the score when watching "
+                        "begins, light's then dark's (the first game seen starts from it)")
+    parser.add_argument("--crawford-played", action="store_true",
+                        help="with --score at N-1: the Crawford game was already played (RULES 6.2)")
     parser.add_argument("--json", action="store_true", help="one JSON object per event")
     parser.add_argument("--transcript-out", metavar="FILE", help="write the transcript of what was seen")
     parser.add_argument("--log", metavar="FILE", help="the referee session's SQLite log "
@@ -118,6 +122,28 @@ def _profile(args):
         raise UsageError(f"profile {name}: {exc}") from None
 
 
+def _joined_at(args, profile) -> dict:
+    """The first game's score and Crawford state from ``--score`` and ``--crawford-played``."""
+    if args.score is None:
+        if args.crawford_played:
+            raise UsageError("--crawford-played goes with --score")
+        return {}
+    try:
+        score = tuple(int(v) for v in args.score.split(","))
+    except ValueError:
+        score = ()
+    n = profile.match_length
+    if len(score) != 2 or min(score) < 0:
+        raise UsageError(f"--score needs two counts L,D (light's, dark's), not {args.score!r}")
+    if not profile.is_match:
+        raise UsageError("--score is a match's score: give --match N")
+    if max(score) >= n:
+        raise UsageError(f"--score {args.score}: a {n}-point match is over at {n}")
+    if args.crawford_played and max(score) != n - 1:
+        raise UsageError(f"--crawford-played: neither side is at {n - 1}, so the Crawford game has not come (RULES 6.2)")
+    return {"score": score, "crawford_played": bool(args.crawford_played)}
+
+
 def _observer(args, corners, video: str | None):
     if args.truth:
         from vision.synth.observer import TruthObserver
@@ -166,6 +192,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
     from gammoncam.watch import Watcher, feed_state, transcript_text
 
     profile = _profile(args)
+    joined_at = _joined_at(args, profile)
     corners = _corners(args, video)
     observer = _observer(args, corners, video)
     log = args.log or os.path.join(tempfile.gettempdir(), f"gammoncam-watch-{os.getpid()}-{int(time.time())}.sqlite")
@@ -173,6 +200,10 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
         referee = Referee.open(log, profile)
     except LogError as exc:
         raise UsageError(str(exc)) from None
+    if joined_at and referee.state.game:
+        referee.close()
+        raise UsageError(f"--score starts a new record, but {log} already holds {referee.state.game} game(s), "
+                         f"at {referee.state.score[0]}-{referee.state.score[1]}: give a new --log")
     from device.options import open_device
 
     box = open_device(args)
@@ -216,7 +247,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
 
         on_frame = paced if pace > 0 else None
         with source:
-            watcher = Watcher(source, observer, referee, corners, emit=emit, on_frame=on_frame)
+            watcher = Watcher(source, observer, referee, corners, emit=emit, on_frame=on_frame, joined_at=joined_at)
             try:
                 stats = watcher.run()
             except SourceError as exc:

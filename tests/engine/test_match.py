@@ -41,6 +41,21 @@ def test_crawford_game_then_post_crawford():
     assert state.score == (4, 3) and not state.crawford and state.post_crawford
 
 
+def test_a_record_begun_after_the_crawford_game_says_so():
+    """RULES 6.2: watching starts at 4-2 in a 5-point match. Unsaid, the game is the Crawford
+    game; said to be after it (``crawford_played``), it is post-Crawford and the trailer doubles."""
+    unsaid, _ = run(MatchState.new(profile("tournament", match_length=5)), NewGame(score=(4, 2)))
+    assert unsaid.crawford
+    state, _ = run(MatchState.new(profile("tournament", match_length=5)),
+                   NewGame(score=(4, 2), crawford_played=True), OpeningThrow(3, 1))
+    assert not state.crawford and state.post_crawford
+    state, _ = run(state, Played(state.position.apply("8/5 6/5")))
+    state, (double,) = run(state, Double())
+    assert double.accepted and state.phase == "doubled"
+    assert event_from_json(event_to_json(NewGame(score=(4, 2), crawford_played=True))) == \
+        NewGame(score=(4, 2), crawford_played=True)
+
+
 def test_dead_cube_depends_on_who_doubles():
     """Seed 000: at 3-2 in a 7-point match with the cube on 4, the owner with 3 may not
     redouble; the same cube owned by the side with 2 is alive (RULES 6.3)."""

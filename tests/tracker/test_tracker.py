@@ -135,6 +135,31 @@ def test_watch_follows_the_clip(tmp_path, capsys):
     assert "51: 24/23 13/8" in out.read_text() and log.exists()
 
 
+def test_a_match_joined_between_games_starts_from_the_score_given(tmp_path, capsys):
+    """An official who starts watching at 2-0 in a 3-point match says so (``--score``): the game
+    seen is the Crawford game (RULES 6.2), or a post-Crawford one with ``--crawford-played``,
+    and the transcript's score line is the one given."""
+    from gammoncam.referee import Referee
+
+    base = ["watch", "--video", str(CLIP), "--truth", str(DATA / "clip_truth.jsonl"), "--corners-file",
+            str(DATA / "stage.json"), "--match", "3"]
+    for extra, crawford in (([], True), (["--crawford-played"], False)):
+        log, out = tmp_path / f"{crawford}.sqlite", tmp_path / f"{crawford}.mat"
+        assert main(base + ["--score", "2,0", "--log", str(log), "--transcript-out", str(out), *extra]) == 0
+        with Referee.open(log) as ref:
+            assert (ref.state.score, ref.state.crawford, ref.state.post_crawford) == ((2, 0), crawford, not crawford)
+        assert "Light : 2" in out.read_text() and "51: 24/23 13/8" in out.read_text()
+    capsys.readouterr()
+    for bad, says in ((["--score", "2,0", "--match", "0"], "give --match N"),
+                      (["--score", "3,1"], "over at 3"), (["--score", "two"], "two counts"),
+                      (["--crawford-played"], "goes with --score"),
+                      (["--score", "1,0", "--crawford-played"], "has not come"),
+                      (["--score", "1,0", "--log", str(tmp_path / "True.sqlite")], "already holds 1 game")):
+        assert main(base + bad) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and says in err[0], err
+
+
 def test_a_source_that_vanishes_exits_2_and_keeps_the_log(tmp_path, monkeypatch, capsys):
     from gammoncam import frames
 
