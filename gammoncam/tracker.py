@@ -226,6 +226,9 @@ class DiceReading:
     # vid 7105, a flat die read "cocked"); such a look only helps tell an unseen throw (a glimpse)
     faces_sure: bool = field(default=True, compare=False)
     counts: float = field(default=1.0, compare=False)  # the probability that the throw counts (RULES 2.3)
+    # The likeliest roll of each earlier look merged into this one (:meth:`seen_again`): a roll
+    # some look read stays possible whatever a clearer look says (:meth:`rolls_read`).
+    earlier: tuple = field(default=(), compare=False)
 
     @property
     def thrower(self) -> str | None:
@@ -236,6 +239,13 @@ class DiceReading:
         if len(self.faces) != 2:
             return self.values, 1.0
         return max(roll_probabilities(self.faces).items(), key=lambda rp: rp[1])
+
+    def rolls_read(self) -> set:
+        """The likeliest roll of every look at these dice. None of them is ruled out for a call:
+        a die read surely at one look can be misread surely at the next (vid 7401: a 4 read
+        0.67, then 6 at 0.996 with a checker laid against it, and the 4-2 played was called as
+        a 6-2's foul)."""
+        return {*self.earlier, self.likely()[0]} if len(self.faces) == 2 else set()
 
     def same_throw(self, other: "DiceReading") -> bool:
         """Whether ``other`` sees the dice of this throw: two dice lying where these lie, however
@@ -265,9 +275,10 @@ class DiceReading:
         straight, crossed = self._pairings(other)
         theirs = other.faces if straight <= crossed else other.faces[::-1]
         faces = tuple(g if g.max() > f.max() else f for f, g in zip(self.faces, theirs))
+        earlier = tuple(self.rolls_read() | other.rolls_read())
         if self.valid_sure or not other.valid_sure:
-            return replace(self, faces=faces)
-        return replace(self, faces=faces, valid=other.valid, valid_sure=True)  # the clearer look decides
+            return replace(self, faces=faces, earlier=earlier)
+        return replace(self, faces=faces, earlier=earlier, valid=other.valid, valid_sure=True)  # the clearer look decides
 
 
 def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
@@ -289,8 +300,11 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     if len(dice) != 2:
         return "unsure"
     values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in dice), reverse=True))
+    # A die off the board leaves the thrower told by the one on it, in their right-hand half
+    # (the throw does not count, RULES 2.3; vid 7401: light's 5-5 with a die off the board,
+    # thrower unknown, was taken for dark's throw and dark's unseen 2-2 called illegal).
     halves = {d["half"] for d in dice if d.get("on_board", True)}
-    half = halves.pop() if len(halves) == 1 and all(d.get("on_board", True) for d in dice) else None
+    half = halves.pop() if len(halves) == 1 else None
     places = tuple(tuple(d["uv"]) for d in dice if "uv" in d)
     faces = tuple(np.asarray(d["faces"], np.float64) for d in dice)
     valid_sure = not invalid < obs.throw_valid < 0.5
@@ -311,9 +325,9 @@ def lone_die(obs: Observation, present: float = 0.2) -> DiceReading | None:
 
 
 def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
-                 floor: float = MISREAD_FLOOR) -> tuple | None:
-    """Another roll, at least ``floor`` likely from the dice's faces, for which ``after`` is a
-    legal play.
+                 floor: float = MISREAD_FLOOR, read: set = frozenset()) -> tuple | None:
+    """Another roll, at least ``floor`` likely from the dice's faces or ``read`` at some look at
+    them (:meth:`DiceReading.rolls_read`), for which ``after`` is a legal play.
 
     A play read as illegal for the dice recorded but legal for dice the reader may have seen
     more likely tells of a misread die than of a wrong play: no call on it (a false call costs
@@ -331,7 +345,7 @@ def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
         return None
     recorded = tuple(sorted(dice, reverse=True))
     for roll, p in roll_probabilities(faces).items():
-        if roll != recorded and p >= floor and before.check(*roll, after).legal:
+        if roll != recorded and (p >= floor or roll in read) and before.check(*roll, after).legal:
             return roll
     return None
 
@@ -428,6 +442,7 @@ class Pending:
     frames: int = 1
     since: float = 0.0
     unplayed: bool = False
+    read: set = field(default_factory=set)  # the rolls some look at the dice read (DiceReading.rolls_read)
 
 
 @dataclass
@@ -550,8 +565,11 @@ class Tracker:
             if self.held is not None:
                 self.held = self.dice_seen
                 if (self.state.phase != "opening" and self.held.valid_sure
-                        and (self.held.likely()[1] >= HOLD or not self.held.valid)):
-                    self.held = None  # a clearer look tells the roll, or that the throw does not count
+                        and ((self.held.likely()[1] >= HOLD and len(self.held.rolls_read()) == 1)
+                             or not self.held.valid)):
+                    # a clearer look tells the roll (where no look read another), or that the
+                    # throw does not count
+                    self.held = None
                     self._submit_throw(self.dice_seen.likely()[0], self.dice_seen)
         elif dice is not None:
             if seen is not None:  # dice changed without being seen picked up
@@ -741,9 +759,10 @@ class Tracker:
                          rolls: tuple = ROLLS) -> tuple:
         """Of ``rolls``, the one that with its likeliest legal play best explains the dice's
         faces and the board together (log-probability of the roll from the faces, less the
-        play's margin). Rolls the faces all but rule out (under :data:`MISREAD_FLOOR`) count
-        only when some roll they allow explains the play too: then nothing can be called, and
-        the board may well tell of two dice misread alike (vid 7312: a 3-3 read 1-1, its
+        play's margin). Rolls the faces all but rule out (under :data:`MISREAD_FLOOR`, and read
+        at no look: :meth:`DiceReading.rolls_read`) count only when some roll they allow
+        explains the play too: then nothing can be called, and the board may well tell of two
+        dice misread alike (vid 7312: a 3-3 read 1-1, its
         play 4 nats from the reading, a 3-1's 20). When the play is illegal under every roll
         the faces allow, the roll the faces tell: a foul is judged against it (how near another
         roll's legal plays come to the board says nothing of what was thrown: vid 5303
@@ -751,7 +770,9 @@ class Tracker:
         if len(dice.faces) != 2:
             return dice.values
         chance = roll_probabilities(dice.faces)
-        explained = [(float(np.log(max(chance[roll], 1e-300))) - decision.margin, chance[roll] >= MISREAD_FLOOR, roll)
+        read = dice.rolls_read()
+        explained = [(float(np.log(max(chance[roll], 1e-300))) - decision.margin,
+                      chance[roll] >= MISREAD_FLOOR or roll in read, roll)
                      for roll in rolls for decision in [decode(before, roll, mover, logp, self.thresholds)]
                      if decision.kind != "illegal"]
         if any(allowed for _, allowed, _ in explained):
@@ -959,7 +980,8 @@ class Tracker:
         state = self.state
         mover = COLOUR[state.on_roll]
         faces = self.dice_seen.faces if self.dice_seen is not None else ()
-        pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t)
+        read = self.dice_seen.rolls_read() if self.dice_seen is not None else set()
+        pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t, read=read)
         if self._shows(state.position, mover, logp) and state.position.plays(*state.dice)[0].steps:
             # Nothing played, though the roll could be: players pick up a throw unplayed when it
             # did not count (a die cocked that was read flat, vid 7304), seldom to forfeit it.
@@ -983,7 +1005,7 @@ class Tracker:
         decision = decode(p.before, p.dice, p.mover, logp, self.thresholds)
         if decision.kind != "illegal":
             return decision
-        roll = misread_roll(p.before, decision.position, p.dice, p.faces)
+        roll = misread_roll(p.before, decision.position, p.dice, p.faces, read=p.read)
         if roll is not None:
             self.note("dice_misread", dice=list(p.dice), likely=list(roll), **decision.to_json())
         elif opponent_played(p.before, decision.position):

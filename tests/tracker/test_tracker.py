@@ -573,6 +573,58 @@ def test_a_throw_picked_up_unplayed_and_thrown_again_is_a_reroll_not_a_foul(tmp_
         ("play", "too_few_dice")]
 
 
+def test_a_throw_with_a_die_off_the_board_is_its_throwers_not_the_player_due(tmp_path):
+    """RULES 2.3: dark's turn goes unseen (its dice only under a hand); light then throws with
+    one die off the board. The die on the board lies in light's half, so the throw is light's:
+    dark's turn is read off the board and light's throw called a re-roll. Before, the thrower
+    was unknown and the throw taken for dark's, so dark's play was called illegal for it (vid
+    7401: a 2-2 played, judged as a 5-5)."""
+    rng = np.random.default_rng(21)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/11(2) 6/4(2)").swapped()  # dark's 2-2, unseen
+    off = look(dark_played, (5, 5))
+    off.dice[1].update(on_board=False, half=None, uv=[1.05, 0.5])
+    off.throw_valid = 0.3  # a die off the board: the throw does not count, surely or nearly
+    light_played = dark_played.apply("24/20 24/22")
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(dark_played), off, look(dark_played), look(dark_played, (4, 2)), look(light_played, (4, 2)),
+        look(light_played)])
+    assert [(e["type"], e.get("player"), e.get("reason")) for e in events
+            if e["type"] in ("turn_missed", "play", "throw")][1:] == [
+        ("turn_missed", 2, None), ("throw", 2, None), ("play", 2, None), ("throw", 1, "invalid_throw"),
+        ("throw", 1, None), ("play", 1, None)]
+    assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "13/11(2) 6/4(2)", "24/22 24/20"]
+
+
+def test_a_roll_read_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path):
+    """Dark's 4-2 lands with its 4 read unsurely (0.67); a checker laid against that die makes
+    the next looks read it 6 at 0.996. The 4-2 played is recorded as such, with a note for the
+    official, not called as a foul of a 6-2 (vid 7401)."""
+    rng = np.random.default_rng(22)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/9 13/11").swapped()
+
+    def dark_dice(position, four):
+        obs = look(position, (4, 2), "left")
+        obs.dice[0]["faces"] = honest(np.array([0.014, 0.053, 0.014, 0.67, 0.069, 0.18]) if four
+                                      else np.array([0.001, 0.001, 0.001, 0.001, 0.001, 0.996]))
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        dark_dice(light_opened, True), dark_dice(light_opened, False), dark_dice(dark_played, False),
+        look(dark_played)])
+    assert all(r.accepted for r in referee.rulings)
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([4, 2], "13/11 13/9")
+    assert any(e["type"] == "unclear" and e.get("played_as") == [4, 2] for e in events)
+
+
 def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path):
     """RULES 3: light is on the bar before dark's closed board; light's throw is glimpsed (faces
     unsure) and picked up with nothing played: a dance. When dark throws next, light's turn is
