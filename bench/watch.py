@@ -13,6 +13,8 @@ Runs ``gammoncam watch`` (trained recognizer, no oracle) on a video written by
 
     gammoncam synth video --transcript T.txt --seed 5003 --out vid --max-turns 16 --fps 30
     PYTHONPATH=. python bench/watch.py vid T.txt --turns 16 [--game 1] [--json]
+
+A later game (``--game``) of a match is watched with the score it began at (``watch --score``).
 """
 
 from __future__ import annotations
@@ -66,6 +68,14 @@ def main() -> int:
     vdir = Path(args.video_dir)
     source = parse_transcript(Path(args.transcript).read_text())
     frames = sum(1 for _ in open(vdir / "frames.jsonl"))
+    # A later game of a match is watched as an official joining between games would: saying
+    # the score, and whether the Crawford game is behind (RULES 6.2).
+    joined = []
+    if source.match_length and args.game > 1:
+        score = source.games[args.game - 1].score
+        joined = ["--score", f"{score[0]},{score[1]}"]
+        if any(max(g.score) == source.match_length - 1 for g in source.games[:args.game - 1]):
+            joined.append("--crawford-played")
     with tempfile.TemporaryDirectory() as tmp:
         seen_path = Path(tmp) / "seen.mat"
         out, err = io.StringIO(), io.StringIO()
@@ -73,7 +83,7 @@ def main() -> int:
             code = gammoncam(["watch", "--video", str(vdir / "game.mp4"), "--corners-file", str(vdir / "stage.json"),
                               "--variant", source.variant.name, "--match", str(source.match_length), "--json",
                               "--stats", "--log", str(Path(tmp) / "log.sqlite"),
-                              "--transcript-out", str(seen_path)])
+                              "--transcript-out", str(seen_path), *joined])
         events = [json.loads(line) for line in out.getvalue().splitlines() if line.startswith("{")]
         stats = next(json.loads(line) for line in err.getvalue().splitlines() if line.startswith('{"stats"'))
         seen = parse_transcript(seen_path.read_text())
