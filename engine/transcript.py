@@ -4,7 +4,9 @@ Both dialects of ``fixtures/matches/`` are read: Backgammon Galaxy (bar 25, off 
 checker of a double written separately, an empty play after the dice) and Backgammon Studio
 (``bar/21*``, ``13/9(2)``, ``Cannot Move``). Each game is a list of :class:`Action`: what one
 player did in one numbered turn (Player 1 is the left column). Export writes the same layout
-with the tags XG writes; long nardy is marked ``; [Variation "LongNardy"]``.
+with the tags XG writes; long nardy is marked ``; [Variation "LongNardy"]``, and a record begun
+after the match's Crawford game (an official who joined between games said so) is marked
+``; [CrawfordPlayed "Yes"]``, so that its first game at N - 1 is not taken for it (RULES 6.2).
 
 >>> text = '''; [Player 1 "ann"]
 ... ; [Player 2 "bob"]
@@ -326,6 +328,7 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
     actions: list[Action] = []
     score = (0, 0)
     rows = [0, False, False]  # turn number, left taken, right taken
+    crawford_played = False
 
     def add(side: int, kind: str, **fields) -> None:
         # Player 1 opens a new numbered line; Player 2 writes on the right of the current one
@@ -343,6 +346,7 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
         before = state
         state, ruling = state.apply(event)
         if isinstance(event, NewGame) and ruling.accepted:
+            crawford_played = crawford_played or (not before.game and event.crawford_played)
             if before.game:
                 close_game()
             actions, score, rows[:] = [], state.score, [0, False, False]
@@ -376,5 +380,6 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
               ("Unrated", "Off"), ("Jacoby", "On" if profile.jacoby else "Off"),
               ("Beaver", "On" if profile.beaver else "Off"),
               ("Crawford", "On" if profile.crawford and profile.is_match else "Off"),
+              *((("CrawfordPlayed", "Yes"),) if crawford_played else ()),
               ("CubeLimit", str(profile.cube_limit))]
     return Transcript(tuple(header), profile.match_length, tuple(games), tuple(players))

@@ -118,14 +118,16 @@ class Replay:
         for line, what in transcript.quirks:
             self._warn(None, what, line)
         referee = Referee(profile)
+        # a record begun after the Crawford game (engine.transcript): its first game is not it
+        crawford_played = (transcript.tag("CrawfordPlayed") or "").lower() == "yes"
         for game in transcript.games:
             if referee.state.phase == "match_over":
                 self._warn(game, "a game after the match was won", game.line)
                 break
-            self._game(referee, game, profile)
+            self._game(referee, game, profile, crawford_played and not referee.state.game)
         return referee
 
-    def _game(self, referee: Referee, game: GameRecord, profile: Profile) -> None:
+    def _game(self, referee: Referee, game: GameRecord, profile: Profile, crawford_played: bool = False) -> None:
         self.summary["games"] += 1
         state = referee.state
         if state.game and tuple(game.score) != state.score:
@@ -138,7 +140,7 @@ class Replay:
         first = next((a.side for a in game.actions if a.kind in ("play", "double")), None)
         long = profile.variant is LONG_NARDY
         referee.submit(NewGame(first=first if long and first is not None else None,
-                               score=tuple(game.score)))
+                               score=tuple(game.score), crawford_played=crawford_played))
         off_record = False  # a play was called: the board no longer follows the record
         answer_void = False  # the double before was called: its answer is passed over
         for action in game.actions:

@@ -148,6 +148,28 @@ def test_injected_double_in_the_crawford_game_is_called(tmp_path):
     assert replay.summary["warnings"] == replay_text(text).summary["warnings"]
 
 
+def test_a_record_begun_after_the_crawford_game_replays_without_a_call():
+    """RULES 6.2: a session watched from 2-0 in a 3-point match, the Crawford game said to be
+    behind (``watch --crawford-played``), has dark double in its first game. Its transcript
+    says so (``CrawfordPlayed``) and replays without a call; without that tag the double would
+    be the Crawford game's, called."""
+    from engine import Position
+    from engine.match import Double, NewGame, OpeningThrow, Played, Take
+    from engine.profiles import profile
+    from engine.transcript import session_transcript, write_transcript
+    from gammoncam.referee import Referee
+
+    referee = Referee(profile("tournament", match_length=3))
+    opened = Position.start().apply("8/5 6/5")
+    for event in (NewGame(score=(2, 0), crawford_played=True), OpeningThrow(3, 1), Played(opened), Double(), Take()):
+        assert referee.submit(event).accepted
+    text = write_transcript(session_transcript(referee.profile, referee.events))
+    assert '; [CrawfordPlayed "Yes"]' in text and "Doubles => 2" in text
+    assert replay_text(text).calls == []
+    untagged = only_call(replay_text(text.replace('; [CrawfordPlayed "Yes"]\n', "")))
+    assert (untagged.kind, untagged.reason) == ("illegal_double", "crawford_game")
+
+
 def test_injected_double_on_a_dead_cube_is_called():
     """RULES 6.3: the leader at N-1 after the Crawford game may not double (1 + 4 >= 5)."""
     text = (CORPUS / "match10090882.txt").read_text()  # game 6 at 2-4, after the Crawford game

@@ -149,6 +149,7 @@ def test_a_match_joined_between_games_starts_from_the_score_given(tmp_path, caps
         with Referee.open(log) as ref:
             assert (ref.state.score, ref.state.crawford, ref.state.post_crawford) == ((2, 0), crawford, not crawford)
         assert "Light : 2" in out.read_text() and "51: 24/23 13/8" in out.read_text()
+        assert ('[CrawfordPlayed "Yes"]' in out.read_text()) == (not crawford)
     capsys.readouterr()
     for bad, says in ((["--score", "2,0", "--match", "0"], "give --match N"),
                       (["--score", "3,1"], "over at 3"), (["--score", "two"], "two counts"),
