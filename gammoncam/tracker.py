@@ -64,6 +64,7 @@ import numpy as np
 from engine.match import (Beaver, Double, Drop, NewGame, OpeningThrow, Played, Take, Throw)
 from engine.position import Position
 from vision.checkers import CLASSES, LOCATIONS
+from vision.dice import throw_valid
 from vision.layout import point_slot
 from vision.observation import CUBE_LOCATIONS, CUBE_VALUES, Observation
 
@@ -212,6 +213,10 @@ RETHROWN = 0.9
 # possible, RULES 3) when the rolls that leave that player no play are at least this likely from
 # its faces (vid 7305: a 6-6 on the bar, glimpsed; the opponent's double was taken for theirs).
 DANCE_GLIMPSED = 0.1
+# A find off the board that lies in one place this long (seconds of video) is a thing on the table
+# read as a die, not a die: a die thrown off the board is picked up for the re-roll (vid 7404: a
+# find beside the tray, read as a 3 at every settle, made two throws re-rolls).
+ON_THE_TABLE_S = 8.0
 
 
 @dataclass(frozen=True)
@@ -482,6 +487,8 @@ class Tracker:
     # position was seen while no game is in progress, so a first turn made unseen can be read.
     set_up: bool = False
     last_logp: np.ndarray | None = None
+    # Places off the board where finds lie: [field (u, v), first seen, last seen] (:meth:`_on_the_table`).
+    off_board: list = field(default_factory=list)
     # Where the match stood when watching began, for a match joined between games: the first
     # game's score and whether the Crawford game was already played (NewGame's fields).
     joined_at: dict = field(default_factory=dict)
@@ -513,6 +520,7 @@ class Tracker:
         """One settled observation."""
         self.t, self.frame = t, frame
         self.stats["observations"] += 1
+        obs = self._on_the_table(obs)
         logp = log_probs(obs)
         self.last_logp = logp
         if self.unseen is not None and self._at_start(logp):
@@ -583,6 +591,26 @@ class Tracker:
             self.dice_seen = None
         elif dice is None:
             self._unseen_turn(logp)
+
+    def _on_the_table(self, obs: Observation) -> Observation:
+        """``obs`` without the finds off the board that have lain in one place for
+        :data:`ON_THE_TABLE_S` (things on the table), its throw's validity read again without them."""
+        kept, places = [], [p for p in self.off_board if self.t - p[2] <= ON_THE_TABLE_S]
+        for die in obs.dice:
+            if die.get("on_board", True) or "uv" not in die:
+                kept.append(die)
+                continue
+            uv = np.asarray(die["uv"], np.float64)
+            place = next((p for p in places if np.hypot(*(p[0] - uv)) <= SAME_PLACE), None)
+            if place is None:
+                places.append(place := [uv, self.t, self.t])
+            place[2] = self.t
+            if self.t - place[1] < ON_THE_TABLE_S:
+                kept.append(die)
+        self.off_board = places
+        if len(kept) == len(obs.dice):
+            return obs
+        return replace(obs, dice=kept, throw_valid=throw_valid(kept))
 
     def finish(self) -> None:
         """The source ended: settle what waits (a turn read off the board, an unclear play, a

@@ -601,6 +601,45 @@ def test_a_throw_with_a_die_off_the_board_is_its_throwers_not_the_player_due(tmp
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "13/11(2) 6/4(2)", "24/22 24/20"]
 
 
+def test_a_thing_on_the_table_read_as_a_die_is_not_a_die(tmp_path):
+    """A find beside the tray, off the board, read as a 3 at every settle, with one die of each
+    throw unfound: taken for a die, it put the throw off the board and each throw was called a
+    re-roll (vid 7404). Lying there for ON_THE_TABLE_S, it is a thing on the table: no call."""
+    from gammoncam.tracker import ON_THE_TABLE_S
+
+    rng = np.random.default_rng(23)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/9 13/11").swapped()
+    light_played = dark_played.apply("13/7 8/7")
+
+    def look(position, dice=(), half="right", one_found=False):
+        obs = _look(position, rng, dice, half)
+        if one_found:
+            obs.dice = obs.dice[:1]
+        obs.dice.append({"faces": honest(np.eye(6)[2]), "flat": 0.98, "score": 0.2, "uv": [1.107, 1.126],
+                         "on_board": False, "half": "right"})
+        obs.throw_valid = 0.0  # a die off the board
+        return obs
+
+    looks = [look(start), look(start), look(start)]
+    looks += [look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+              look(light_opened, (4, 2), "left", True), look(dark_played, (4, 2), "left", True), look(dark_played),
+              look(dark_played, (6, 1), one_found=True), look(light_played, (6, 1), one_found=True), look(light_played),
+              look(light_played, (5, 2), "left")]
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    events = []
+    referee = Referee.open(tmp_path / "log.sqlite", profile("money", condone=True))
+    tracker = Tracker(referee, events.append)
+    for k, obs in enumerate(looks):
+        tracker.observe(obs, k * ON_THE_TABLE_S / 2)  # the find lies there from the first look on
+    assert all(r.accepted for r in referee.rulings), [r.reason for r in referee.rulings if not r.accepted]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "13/11 13/9", "13/7 8/7"]
+
+
 def test_a_roll_read_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path):
     """Dark's 4-2 lands with its 4 read unsurely (0.67); a checker laid against that die makes
     the next looks read it 6 at 0.996. The 4-2 played is recorded as such, with a note for the
