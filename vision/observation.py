@@ -38,6 +38,43 @@ _COUNT = {colour: np.array([n if c == colour else 0 for c, n in CLASSES]) for co
 CUBE_LOCATIONS = ("middle", "light", "dark")
 
 
+def likeliest_classes(logp: np.ndarray, on_board: np.ndarray | None = None) -> np.ndarray:
+    """The class of every location (rows of ``logp``, log-probabilities over :data:`CLASSES`)
+    that together are likeliest with at most fifteen checkers of a colour (RULES 1), by dynamic
+    programming over the two colours' counts; ``on_board``: a log-prior over how many of a
+    colour's checkers are on the board (0..15), added for each colour.
+
+    >>> lp = np.log(np.full((2, len(CLASSES)), 1e-6)); lp[:, CLASSES.index(("light", 10))] = 0.0
+    >>> lp[1, CLASSES.index(("light", 5))] = -1.0
+    >>> [CLASSES[k] for k in likeliest_classes(lp)]  # 10 and 10 would be twenty: 10 and 5
+    [('light', 10), ('light', 5)]
+    """
+    alone = np.argmax(logp, axis=1)
+    if on_board is None and _COUNT["light"][alone].sum() <= 15 and _COUNT["dark"][alone].sum() <= 15:
+        return alone
+    # score[l, d]: the best log-likelihood of the locations so far with l light and d dark checkers
+    score = np.full((16, 16), -np.inf)
+    score[0, 0] = 0.0
+    choices = []
+    for loc in range(len(logp)):
+        new, choice = np.full((16, 16), -np.inf), np.zeros((16, 16), np.int64)
+        for k, (nl, nd) in enumerate(zip(_COUNT["light"], _COUNT["dark"])):
+            moved = np.full((16, 16), -np.inf)
+            moved[nl:, nd:] = score[:16 - nl, :16 - nd] + logp[loc, k]
+            better = moved > new
+            new[better], choice[better] = moved[better], k
+        score = new
+        choices.append(choice)
+    if on_board is not None:
+        score = score + on_board[:, None] + on_board[None, :]
+    l, d = np.unravel_index(int(np.argmax(score)), score.shape)
+    out = np.zeros(len(logp), np.int64)
+    for loc in range(len(logp) - 1, -1, -1):
+        out[loc] = k = choices[loc][l, d]
+        l, d = l - _COUNT["light"][k], d - _COUNT["dark"][k]
+    return out
+
+
 def fold_bar(p: np.ndarray, colour: str) -> np.ndarray:
     """A bar half holds only its own colour: the other colour's mass moves to the same counts."""
     out = np.zeros_like(p)
@@ -83,30 +120,10 @@ class Observation:
         against fifteen."""
         p = self.location_probs()
         alone = np.argmax(p, axis=1)
-        light, dark = _COUNT["light"][alone].sum(), _COUNT["dark"][alone].sum()
-        if light == 15 and dark == 15:
+        if _COUNT["light"][alone].sum() == 15 and _COUNT["dark"][alone].sum() == 15:
             return alone  # the likeliest reading, and nothing borne off: the likeliest count
-        logp = np.log(np.maximum(p, 1e-12))
-        # score[l, d]: the best log-likelihood of the locations so far with l light and d dark checkers
-        score = np.full((16, 16), -np.inf)
-        score[0, 0] = 0.0
-        choices = []
-        for loc in range(len(p)):
-            new, choice = np.full((16, 16), -np.inf), np.zeros((16, 16), np.int64)
-            for k, (nl, nd) in enumerate(zip(_COUNT["light"], _COUNT["dark"])):
-                moved = np.full((16, 16), -np.inf)
-                moved[nl:, nd:] = score[:16 - nl, :16 - nd] + logp[loc, k]
-                better = moved > new
-                new[better], choice[better] = moved[better], k
-            score = new
-            choices.append(choice)
         off = BORNE_OFF_WEIGHT * np.log(BORNE_OFF)[::-1]  # by checkers on the board, 0..15
-        l, d = np.unravel_index(int(np.argmax(score + off[:, None] + off[None, :])), score.shape)
-        out = np.zeros(len(p), np.int64)
-        for loc in range(len(p) - 1, -1, -1):
-            out[loc] = k = choices[loc][l, d]
-            l, d = l - _COUNT["light"][k], d - _COUNT["dark"][k]
-        return out
+        return likeliest_classes(np.log(np.maximum(p, 1e-12)), off)
 
     def best(self) -> dict:
         """The most likely reading in the recognizer's form (without confidence)."""

@@ -601,6 +601,31 @@ def test_a_throw_with_a_die_off_the_board_is_its_throwers_not_the_player_due(tmp
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "13/11(2) 6/4(2)", "24/22 24/20"]
 
 
+def test_a_head_read_one_too_many_is_measured_against_fifteen_checkers(tmp_path):
+    """Long nardy: light plays 24/16 with 2-2 and the head's long column of 14 is read as 15
+    (0.8 to 0.2). Read location by location that is sixteen light checkers, a board no position
+    has; measured against the likeliest reading of at most fifteen (RULES 1), the play is
+    clearly legal, not unclear (vid 7409: every play unclear, a turn made up, 4 of 40 right)."""
+    from vision.checkers import CLASSES
+
+    rng = np.random.default_rng(24)
+    start = Position.start("long")
+    played = start.apply("24/16")
+
+    def look(position, dice=(), half="right"):
+        obs = _look(position, rng, dice, half)
+        if position == played:
+            head = np.full(len(CLASSES), 1e-4)
+            head[CLASSES.index(("light", 15))], head[CLASSES.index(("light", 14))] = 0.8, 0.2
+            obs.points["top"][11] = head / head.sum()
+        return obs
+
+    events, _ = _tracked(tmp_path, [look(start), look(start, (2, 2)), look(played, (2, 2)), look(played),
+                                    look(played, (5, 3), "left")], variant="long")
+    assert [(e["play"], e["decision"]) for e in events if e["type"] == "play"] == [("24/16", "legal")]
+    assert not [e for e in events if e["type"] == "unclear"]
+
+
 def test_a_thing_on_the_table_read_as_a_die_is_not_a_die(tmp_path):
     """A find beside the tray, off the board, read as a 3 at every settle, with one die of each
     throw unfound: taken for a die, it put the throw off the board and each throw was called a
