@@ -223,6 +223,11 @@ OPENING_ROLLS = tuple(roll for roll in ROLLS if roll[0] != roll[1])  # a tie is 
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
 MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
+# A roll at least this likely at some look at the dice stays possible for a call, however
+# surely a clearer look reads another: a face the reader gave a share of its own at that look
+# (0.05 or more on a die read surely, taken as 0.052 likely; 0.02 or more on the others, 0.054
+# and up: vision.dice.FACE_CALIBRATION), not one it all but ruled out (taken as 0.0008-0.016).
+ROLL_SEEN = 0.02
 # A throw glimpsed that counts with at most this probability (a die read less than flat: on 1,000
 # renders, 5% of flat dice were read under 0.92 flat, 72% of cocked ones under 0.9), picked up
 # unplayed and followed by its thrower's next throw, did not count (:meth:`Tracker._rethrown`).
@@ -249,8 +254,8 @@ class DiceReading:
     # vid 7105, a flat die read "cocked"); such a look only helps tell an unseen throw (a glimpse)
     faces_sure: bool = field(default=True, compare=False)
     counts: float = field(default=1.0, compare=False)  # the probability that the throw counts (RULES 2.3)
-    # The likeliest roll of each earlier look merged into this one (:meth:`seen_again`): a roll
-    # some look read stays possible whatever a clearer look says (:meth:`rolls_read`).
+    # The rolls earlier looks merged into this one read (:meth:`seen_again`): a roll some look
+    # read stays possible whatever a clearer look says (:meth:`rolls_read`).
     earlier: tuple = field(default=(), compare=False)
 
     @property
@@ -264,11 +269,16 @@ class DiceReading:
         return max(roll_probabilities(self.faces).items(), key=lambda rp: rp[1])
 
     def rolls_read(self) -> set:
-        """The likeliest roll of every look at these dice. None of them is ruled out for a call:
-        a die read surely at one look can be misread surely at the next (vid 7401: a 4 read
-        0.67, then 6 at 0.996 with a checker laid against it, and the 4-2 played was called as
-        a 6-2's foul)."""
-        return {*self.earlier, self.likely()[0]} if len(self.faces) == 2 else set()
+        """The rolls some look at these dice read as the likeliest or at least :data:`ROLL_SEEN`
+        likely. None of them is ruled out for a call: a die read surely at one look can be
+        misread surely at another (vid 7401: a 4 read 0.67, then 6 at 0.996 with a checker laid
+        against it, and the 4-2 played was called as a 6-2's foul; vid 7416: a 5 read as 1 at
+        0.996 at one look and at 0.93 with the 5 at 0.05 at the next, and the 5-1 played was
+        called as a 1-1's)."""
+        if len(self.faces) != 2:
+            return set()
+        seen = {roll for roll, p in roll_probabilities(self.faces).items() if p >= ROLL_SEEN}
+        return {*self.earlier, self.likely()[0], *seen}
 
     def same_throw(self, other: "DiceReading") -> bool:
         """Whether ``other`` sees the dice of this throw: two dice lying where these lie, however

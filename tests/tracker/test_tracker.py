@@ -690,6 +690,32 @@ def test_a_roll_read_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path
     assert any(e["type"] == "unclear" and e.get("played_as") == [4, 2] for e in events)
 
 
+def test_a_roll_given_a_share_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path):
+    """Dark's 5-1, held as a 1-1 read 0.94: the 5 is read 1 at 0.996, then 1 at 0.93 with the 5
+    at 0.06. The clearest look alone rules the 5 out and the 5-1 played would be called as a
+    1-1's (vid 7416); a roll given a share of its own at some look (ROLL_SEEN) is not ruled
+    out: recorded as played."""
+    rng = np.random.default_rng(25)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/8 6/5").swapped()
+
+    def dark_dice(position, five):
+        obs = _look(position, rng, (1, 1), "left")
+        obs.dice[0]["faces"] = honest(np.array([0.93, 0.002, 0.002, 0.002, 0.06, 0.004]) if five
+                                      else np.array([0.996, 0.001, 0.001, 0.001, 0.0005, 0.0005]))
+        obs.dice[1]["faces"] = honest(np.array([0.95, 0.002, 0.04, 0.002, 0.004, 0.002]))  # 1-1 at 0.94: held
+        return obs
+
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        dark_dice(light_opened, False), dark_dice(light_opened, True), dark_dice(dark_played, True),
+        look(dark_played), look(dark_played, (4, 2))])
+    assert all(r.accepted for r in referee.rulings), [r.reason for r in referee.rulings if not r.accepted]
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([5, 1], "13/8 6/5")
+
+
 def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path):
     """RULES 3: light is on the bar before dark's closed board; light's throw is glimpsed (faces
     unsure) and picked up with nothing played: a dance. When dark throws next, light's turn is
