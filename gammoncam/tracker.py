@@ -33,9 +33,9 @@ compared with the best reading with at most fifteen checkers of a colour, the ru
 (:func:`free_reading`). The play is legal when the margin is small; it is called illegal only
 when the margin is large *and* every location where the two disagree is read with high
 confidence *and* the reading is a possible board (none of the opponent's checkers gone);
-otherwise the moment is *unclear* and the tracker waits for more
-frames, up to the opponent's next action, when it gives the benefit of the doubt to the likeliest
-legal play. A false call costs more than a late one.
+otherwise the moment is *unclear* and the tracker waits for more frames, up to the opponent's
+next action, when it gives the benefit of the doubt to the likeliest legal play. A false call
+costs more than a late one.
 
 The camera is not trusted further than it has earned:
 
@@ -125,7 +125,7 @@ def log_probs(obs: Observation) -> np.ndarray:
     return np.log(np.maximum(obs.location_probs(), 1e-9))
 
 
-_FREE: dict = {}
+_FREE: dict = {}  # free_reading's answers by the reading's bytes: one board is measured against many plays
 
 
 def free_reading(logp: np.ndarray) -> tuple[np.ndarray, float]:
@@ -818,11 +818,10 @@ class Tracker:
         play's margin). Rolls the faces all but rule out (under :data:`MISREAD_FLOOR`, and read
         at no look: :meth:`DiceReading.rolls_read`) count only when some roll they allow
         explains the play too: then nothing can be called, and the board may well tell of two
-        dice misread alike (vid 7312: a 3-3 read 1-1, its
-        play 4 nats from the reading, a 3-1's 20). When the play is illegal under every roll
-        the faces allow, the roll the faces tell: a foul is judged against it (how near another
-        roll's legal plays come to the board says nothing of what was thrown: vid 5303
-        recorded 6-4 for 6-1)."""
+        dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the reading, a
+        3-1's 20). When the play is illegal under every roll the faces allow, the roll the
+        faces tell: a foul is judged against it (how near another roll's legal plays come to
+        the board says nothing of what was thrown: vid 5303 recorded 6-4 for 6-1)."""
         if len(dice.faces) != 2:
             return dice.values
         chance = roll_probabilities(dice.faces)
