@@ -281,14 +281,16 @@ class DiceReading:
         return {*self.earlier, self.likely()[0], *seen}
 
     def same_throw(self, other: "DiceReading") -> bool:
-        """Whether ``other`` sees the dice of this throw: two dice lying where these lie, however
-        their faces were read. Dice that did not move were not thrown again, so a face misread
-        at a later settle must not become a new throw (and end the turn)."""
-        if len(self.places) == 1 or len(other.places) == 1:  # a die seen alone (:func:`lone_die`)
-            return any(np.hypot(*(np.asarray(a) - b)) <= SAME_PLACE for a in self.places for b in other.places)
-        if len(self.places) != 2 or len(other.places) != 2:
+        """Whether ``other`` sees the dice of this throw: a die lying where one of these lies,
+        however the faces were read. Dice that did not move were not thrown again, so a face
+        misread at a later settle must not become a new throw (and end the turn); and a throw
+        takes up both dice, so one die unmoved is enough: the other may be nudged by a checker
+        laid against it, or its find shift onto a side face (vid 7419: a die's find moved half
+        a die as its face was read 3, then 2, and the player's own dice were taken for a new
+        throw in the other player's half, a false re-roll call)."""
+        if not self.places or not other.places:
             return self == other
-        return bool(min(self._pairings(other)) <= 2 * SAME_PLACE)
+        return any(np.hypot(*(np.asarray(a) - b)) <= SAME_PLACE for a in self.places for b in other.places)
 
     def _pairings(self, other: "DiceReading") -> tuple:
         """How far the dice lie from ``other``'s, paired in order and crosswise."""
@@ -681,11 +683,18 @@ class Tracker:
 
     def _throw(self, dice: DiceReading, logp: np.ndarray) -> None:
         if self.unseen is not None:
-            other, after = 1 - self.unseen.side, self.unseen.decision.position.swapped()
-            if dice.thrower is not None and (COLOUR.index(dice.thrower) != self.unseen.side
-                                             or self._dance_glimpsed(other, after, dice) is not None):
-                # the other player threw, or danced (their throw glimpsed, vid 7311): the turn
-                # read off the board is over (the dance is recorded below, :meth:`_missed_dance`)
+            side = self.unseen.side
+            other, after = 1 - side, self.unseen.decision.position.swapped()
+            if dice.thrower is None:
+                # Dice in no one half (a throw that does not count, RULES 2.3) are that turn's
+                # own only where a look at its throw saw them; new dice are the next throw (vid
+                # 7419: light's 2-1 read off the board, then dark's dice across the halves taken
+                # for light's, and light's play called illegal for a 6-3).
+                over = not any(g.same_throw(dice) for g in self.glimpses if g.thrower in (None, COLOUR[side]))
+            else:
+                # the other player threw, or danced (their throw glimpsed, vid 7311)
+                over = COLOUR.index(dice.thrower) != side or self._dance_glimpsed(other, after, dice) is not None
+            if over:  # the turn read off the board is over (a dance is recorded below, :meth:`_missed_dance`)
                 self._settle_unseen()
             else:
                 self.unseen, self.unseen_path = None, []  # the player's own dice, read at last: their turn is followed as seen

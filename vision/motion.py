@@ -64,11 +64,16 @@ class SettleGate:
     still (0.0004, about 10 pixels: a quarter of a small die, so dice still sliding to rest keep
     the board unsettled; at 0.0008 a blue die 14 px across on a far board, moving 20 px a frame,
     settled the board twice in one rendered game and its throw was called as off the board);
-    ``hand``: the foreign share above which a hand is over the board.
+    ``hand``: the foreign share above which a hand is over the board; ``hand_quiet_s``: how long
+    such a still image must stay still to be taken (a hand at rest, a cup, a re-lit board). The
+    foreign share is measured against the last settled image, so a settle missed lets changes
+    pile up (dice picked up, checkers moved) until only that wait can take the board again: at
+    1 s, longer than the pause between turns, a close view whose two dice alone are 3.5% of the
+    image went 16 s unsettled through two whole turns (vid 7419).
     """
 
     def __init__(self, corners, fps: float = 30.0, *, margin: float = 0.12, quiet_s: float = 0.1,
-                 delta: int = 12, still: float = 0.0004, hand: float = 0.03, hand_quiet_s: float = 1.0):
+                 delta: int = 12, still: float = 0.0004, hand: float = 0.03, hand_quiet_s: float = 0.6):
         self.fps = float(fps) if fps and fps > 0 else 30.0
         self.quiet = max(1, int(round(quiet_s * self.fps)))
         self.hand_quiet = max(self.quiet, int(round(hand_quiet_s * self.fps)))

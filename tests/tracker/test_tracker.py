@@ -202,6 +202,9 @@ def test_dice_that_did_not_move_are_the_same_throw_however_read():
     thrown_again = DiceReading((5, 2), "right", True, ((0.62, 0.30), (0.85, 0.60)))
     assert first.same_throw(misread)
     assert not first.same_throw(thrown_again)
+    # a throw takes up both dice: with one die unmoved, the other was nudged, not thrown
+    nudged = DiceReading((5, 2), "right", True, ((0.70, 0.40), (0.80, 0.61)))
+    assert first.same_throw(nudged)
     # each die is read from its clearer look (the dice were listed the other way round); looks at
     # still dice are not independent, so two looks at 90% do not make one at 99%
     hidden_five, five = np.eye(6)[4] * 0.6 + 0.4 * np.eye(6)[5], np.eye(6)[4] * 0.9 + 0.1 * np.eye(6)[5]
@@ -1175,3 +1178,86 @@ def test_an_opening_whose_dice_hide_a_checker_keeps_the_roll_read(tmp_path):
     assert [e["dice"] for e in events if e["type"] in ("opening", "throw")] == [[4, 2], [6, 1]]
     assert ("play", 1, "8/4 6/4") in [(e["type"], e.get("player"), e.get("play")) for e in events]
     assert not [e for e in events if e["type"] == "call"] and all(r.accepted for r in referee.rulings)
+
+
+def test_new_dice_in_both_halves_after_a_turn_read_off_the_board_are_the_next_throw(tmp_path):
+    """RULES 2.3: dark's 6-4 is only glimpsed (one die read half as a 2) and played, the dice
+    picked up, so the turn is read off the board; then light throws with a die in each half (a
+    throw that does not count, whoever made it) and throws again. Light's throw is a re-roll and
+    dark's turn stands as read. Before, dice in no one half after a turn read off the board were
+    taken for that turn's own dice read at last, and dark's play was called illegal for light's
+    roll (vid 7419: light's 2-1 judged as a 6-3)."""
+    rng = np.random.default_rng(23)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    glimpse = look(light_opened, (6, 4), "left")
+    glimpse.dice[1]["faces"] = honest(np.array([0.0, 0.4, 0.0, 0.45, 0.1, 0.05]))  # a 4, or a 2
+    across = look(dark_played, (6, 3))
+    across.dice[0].update(half="left", uv=[0.15, 0.6])  # the 6 in dark's half, the 3 in light's
+    across.throw_valid = 0.0
+    light_played = dark_played.apply("24/21 13/11")
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        glimpse, look(dark_played), across, look(dark_played), look(dark_played, (3, 2)),
+        look(light_played, (3, 2)), look(light_played)])
+    assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
+    assert [(e["type"], e.get("player"), e.get("reason")) for e in events
+            if e["type"] in ("turn_missed", "play", "throw")][1:] == [
+        ("turn_missed", 2, None), ("throw", 2, None), ("play", 2, None), ("throw", None, "invalid_throw"),
+        ("throw", 1, None), ("play", 1, None)]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "24/21 13/11"]
+
+
+def test_a_die_nudged_by_a_checker_is_the_throw_being_played(tmp_path):
+    """Dark plays 6-4 and a checker laid against the 4 moves it (or moves its find onto a side
+    face): the 6 lies where it lay, so the dice were not thrown again; dark's play is judged
+    whole and nothing is called. Before, the nudged dice were taken for a new throw, ending
+    dark's turn half played and calling the throw a re-roll in the other player's half (vid
+    7419: a die's find moved half a die as its face was read 3, then 2)."""
+    rng = np.random.default_rng(24)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    half_played = light_opened.swapped().apply("24/18").swapped()
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+
+    def nudged(position):
+        obs = look(position, (6, 4), "left")
+        obs.dice[1]["uv"] = [obs.dice[1]["uv"][0], obs.dice[1]["uv"][1] + 0.05]
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 4), "left"), nudged(half_played), nudged(dark_played), look(dark_played),
+        look(dark_played, (5, 2)), look(dark_played.apply("13/8 13/11"), (5, 2)), look(dark_played.apply("13/8 13/11"))])
+    assert [r for r in referee.rulings if not r.accepted] == []
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [
+        (1, "8/5 6/5"), (2, "24/18 13/9"), (1, "13/11 13/8")]
+
+
+def test_the_board_settles_in_a_short_pause_after_changes_that_look_like_a_hand():
+    """The gate measures a hand as a large share of the board changed since the last settle.
+    Picking up two dice close to a low camera changes 3.5% of its image, over the hand share,
+    so the next still image is taken only after ``hand_quiet_s``; a wait longer than the pause
+    between turns lets changes pile up and the board go unsettled for whole turns (vid 7419: 16
+    s, two turns unseen). A pause of 0.7 s takes the board again; a moving hand never."""
+    board = np.full((240, 320, 3), 120, np.uint8)
+    corners = np.array([[20, 20], [300, 20], [300, 220], [20, 220]], float)
+    gate = SettleGate(corners, fps=15)
+    with_dice = board.copy()
+    with_dice[60:110, 60:100] = 250  # two large dice, one above the other, in the gate's image
+    with_dice[115:165, 62:102] = 250
+    for _ in range(5):
+        gate(with_dice)
+    assert gate.reference is not None and gate(with_dice).settled
+    # a hand picks them up: moving, it never settles the board
+    rng = np.random.default_rng(0)
+    for k in range(20):
+        frame = board.copy()
+        frame[40 + k:200, 50:150] = rng.integers(0, 255, (160 - k, 100, 3), np.uint8)
+        assert not gate(frame).settled
+    # the dice are gone and the board lies still for 0.7 s (11 frames at 15 fps)
+    readings = [gate(board) for _ in range(11)]
+    assert readings[0].hands and sum(r.settled_now for r in readings) == 1
