@@ -325,7 +325,8 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     ``present``) and on the board: a false find (a checker's rim, a clock on the table) must not
     hide that the dice were picked up; a die read clearly counts however weakly it was found.
     A throw is taken as not counting (a re-roll is called) only when it counts with probability
-    ``invalid`` at most; one that may or may not count (a die perhaps cocked) is read as
+    ``invalid`` at most and its dice lie where a throw cannot count (off the board, in two
+    halves); one that may or may not count (a die perhaps cocked, however surely) is read as
     counting with ``valid_sure`` False, and its play or a clearer look decides.
     """
     dice = [d for d in obs.dice if float(np.max(d["faces"])) >= sure
@@ -342,10 +343,15 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     half = halves.pop() if len(halves) == 1 else None
     places = tuple(tuple(d["uv"]) for d in dice if "uv" in d)
     faces = tuple(np.asarray(d["faces"], np.float64) for d in dice)
+    valid = obs.throw_valid > invalid
     valid_sure = not invalid < obs.throw_valid < 0.5
+    if not valid and half is not None and all(d.get("on_board", True) for d in dice):
+        # Both dice on the board in one half: only a die read as cocked says the throw does not
+        # count, and a flat die lying against a checker can read 0.02 flat (vid 7502: a false
+        # re-roll call). Such a throw may count; what the players do tells (:meth:`Tracker._resolve_held`).
+        valid, valid_sure = True, False
     faces_sure = all(float(np.max(d["faces"])) >= sure for d in dice)
-    return DiceReading(values, half, bool(obs.throw_valid > invalid), places, faces, valid_sure, faces_sure,
-                       float(obs.throw_valid))
+    return DiceReading(values, half, bool(valid), places, faces, valid_sure, faces_sure, float(obs.throw_valid))
 
 
 def lone_die(obs: Observation, present: float = 0.2) -> DiceReading | None:

@@ -978,15 +978,22 @@ def test_dice_in_the_other_players_half_with_nobody_played_are_a_reroll(tmp_path
 
 
 def test_a_reroll_is_called_only_on_a_throw_surely_invalid():
-    """RULES 2.3: a die the reader half thinks cocked is read as counting, but not surely; a
-    sure one is a re-roll."""
+    """RULES 2.3: a die the reader half thinks cocked is read as counting, but not surely; so is
+    one it reads as surely cocked, since a flat die against a checker can read so (vid 7502: a
+    false re-roll call); a die off the board or the dice in two halves are a re-roll."""
     from gammoncam.tracker import read_dice
 
     obs = _look(Position.start(), np.random.default_rng(7), (5, 2))
-    for p_valid, valid, sure in ((0.95, True, True), (0.4, True, False), (0.05, False, True)):
+    for p_valid, valid, sure in ((0.95, True, True), (0.4, True, False), (0.05, True, False)):
         obs.throw_valid = p_valid
         got = read_dice(obs)
         assert (got.valid, got.valid_sure) == (valid, sure)
+    for where in ({"on_board": False, "uv": [1.05, 0.5]}, {"half": "left", "uv": [0.2, 0.5]}):
+        elsewhere = _look(Position.start(), np.random.default_rng(7), (5, 2))
+        elsewhere.dice[1].update(where)
+        elsewhere.throw_valid = 0.0
+        got = read_dice(elsewhere)
+        assert (got.valid, got.valid_sure) == (False, True)
     # A die whose face is not read surely is not surely cocked either: no call on it, the look
     # is only a glimpse (it may tell an unseen throw's roll).
     obs.dice[1]["faces"] = np.full(6, 1 / 6)
@@ -1261,3 +1268,33 @@ def test_the_board_settles_in_a_short_pause_after_changes_that_look_like_a_hand(
     # the dice are gone and the board lies still for 0.7 s (11 frames at 15 fps)
     readings = [gate(board) for _ in range(11)]
     assert readings[0].hands and sum(r.settled_now for r in readings) == 1
+
+
+def test_a_throw_read_as_surely_cocked_that_is_played_is_not_a_reroll(tmp_path):
+    """RULES 2.3: dark's 6-2 lies in dark's half with a die read 0.02 flat (a flat die against a
+    checker reads so, vid 7502). Played, it counted: no call; picked up unplayed and thrown
+    again, it did not: a re-roll, called then."""
+    rng = np.random.default_rng(25)
+
+    def look(position, dice=(), half="left", valid=1.0):
+        obs = _look(position, rng, dice, half)
+        obs.throw_valid = valid if dice else 0.0
+        return obs
+
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/11").swapped()
+    opening = [look(start), look(start, (3, 1), "right"), look(light_played, (3, 1), "right"), look(light_played)]
+    (tmp_path / "played").mkdir()
+    (tmp_path / "again").mkdir()
+    played, referee = _tracked(tmp_path / "played", opening + [
+        look(light_played, (6, 2), valid=0.02), look(dark_played, (6, 2), valid=0.02), look(dark_played)])
+    assert all(r.accepted for r in referee.rulings)
+    assert [e["play"] for e in played if e["type"] == "play"] == ["8/5 6/5", "24/18 13/11"]
+    again, referee = _tracked(tmp_path / "again", opening + [
+        look(light_played, (6, 2), valid=0.02), look(light_played),
+        look(light_played, (5, 4)), look(light_played.swapped().apply("13/8 13/9").swapped(), (5, 4)),
+        look(light_played.swapped().apply("13/8 13/9").swapped())])
+    assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
+    assert [(e["dice"], e["player"], e.get("kind")) for e in again if e["type"] == "throw"] == [
+        ([6, 2], 2, "reroll"), ([5, 4], 2, None)]
