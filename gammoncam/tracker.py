@@ -654,7 +654,7 @@ class Tracker:
         self._settle_unseen()
         if self.held is not None and self.last_logp is not None:
             self._resolve_held(self.last_logp)
-        if self.pending is not None and self.pending.unplayed:
+        if self.pending is not None and self.pending.unplayed and self.pending.before.plays(*self.pending.dice)[0].steps:
             self.pending = None  # no next throw to tell whether it counted: nothing to record, nor call
         if self.pending is not None:
             self._commit_pending("the video ended")
@@ -1052,10 +1052,14 @@ class Tracker:
         faces = self.dice_seen.faces if self.dice_seen is not None else ()
         read = self.dice_seen.rolls_read() if self.dice_seen is not None else set()
         pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t, read=read)
-        if self._shows(state.position, mover, logp) and state.position.plays(*state.dice)[0].steps:
+        may_not_count = self.dice_seen is not None and self.dice_seen.counts <= RETHROWN
+        if self._shows(state.position, mover, logp) and (state.position.plays(*state.dice)[0].steps or may_not_count):
             # Nothing played, though the roll could be: players pick up a throw unplayed when it
             # did not count (a die cocked that was read flat, vid 7304), seldom to forfeit it.
-            # The next throw tells: the same player's is the throw made again (:meth:`_throw`).
+            # So too a roll that leaves no play (a dance) from dice perhaps cocked (vid 7503: a
+            # cocked 6-4 read 0.53 flat was recorded as a dance, the 5-3 thrown again as a
+            # throw in the wrong half). The next throw tells: the same player's is the throw
+            # made again (:meth:`_throw`), the other player's ends the turn as it stands.
             self.pending = replace(pending, unplayed=True)
             self.note("unclear", what="the dice were picked up with nothing played", player=state.on_roll + 1,
                       dice=list(state.dice))
@@ -1105,6 +1109,8 @@ class Tracker:
         p.frames += 1
         for lp in (logp, p.logp + logp):
             decision = self._decode(p, lp)
+            if p.unplayed and decision.position == p.before:
+                break  # still nothing played: the next throw tells whether the throw counted
             if decision.kind == "legal" or (decision.kind == "illegal" and not p.unplayed):
                 self.pending = None
                 self.stats["unclear_resolved"] += 1

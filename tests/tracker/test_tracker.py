@@ -1298,3 +1298,54 @@ def test_a_throw_read_as_surely_cocked_that_is_played_is_not_a_reroll(tmp_path):
     assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
     assert [(e["dice"], e["player"], e.get("kind")) for e in again if e["type"] == "throw"] == [
         ([6, 2], 2, "reroll"), ([5, 4], 2, None)]
+
+
+def test_a_dance_from_dice_perhaps_cocked_waits_for_the_next_throw(tmp_path):
+    """RULES 2.3 and 3: light, on the bar before dark's board (bglab match9510537 game 1, turn
+    12), throws 6-4 with a die read half cocked (0.53 flat) and picks it up; 6-4 leaves no
+    play, so nothing played says nothing. Light throwing again tells that the 6-4 did
+    not count: a re-roll, and the dance is the 5-3's (vid 7503 recorded the 6-4 as the dance
+    and called the 5-3 a throw in the wrong half). Dark throwing next tells that it counted:
+    the 6-4 dance stands, no call."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    turns = [((5, 1), "13/8 24/23"), ((5, 3), "8/3 6/3"), ((3, 2), "24/21 23/21"), ((6, 4), "8/2 6/2"),
+             ((4, 4), "21/17(2) 8/4(2)"), ((1, 1), "25/24 6/5 24/23(2)"), ((4, 1), "13/9 9/8"),
+             ((6, 5), "23/18 24/18"), ((4, 3), "13/9 9/6"), ((6, 4), "13/7 13/9"), ((3, 2), "6/3 3/1"),
+             ((5, 4), "13/9 23/18"), ((6, 1), "8/2 6/5"), ((3, 3), "7/4 18/15(3)"), ((4, 2), "8/4 4/2"),
+             ((6, 5), "15/9 9/4"), ((2, 1), "6/5 6/4"), ((3, 1), "9/6 6/5"), ((3, 1), "4/1 17/16"),
+             ((3, 3), "25/22 13/10(2) 4/1"), ((4, 1), "8/4 4/3"), ((6, 3), "25/22 10/4")]
+    rng = np.random.default_rng(26)
+
+    def look(position, dice=(), half="right", valid=1.0):
+        obs = _look(position, rng, dice, half)
+        obs.throw_valid = valid if dice else 0.0
+        return obs
+
+    for rethrown in (True, False):
+        referee = Referee.open(tmp_path / f"log{rethrown}.sqlite", profile("money", variant="backgammon"))
+        board = Position.start()
+        referee.submit(NewGame())
+        for k, (roll, play) in enumerate(turns):
+            event = (OpeningThrow(*roll) if k == 0 else Throw(*roll))
+            assert referee.submit(event).accepted and referee.submit(Played(board.apply(play))).accepted
+            board = board.apply(play).swapped()
+        assert not board.plays(6, 4)[0].steps and not board.plays(5, 3)[0].steps
+        then = [look(board, (5, 3)), look(board), look(board, (2, 1), "left")] if rethrown else [
+            look(board, (2, 1), "left")]
+        events = []
+        tracker = Tracker(referee, events.append)
+        for t, obs in enumerate([look(board), look(board, (6, 4), valid=0.53), look(board)] + then):
+            tracker.observe(obs, float(t))
+        throws = [(e["player"], e["dice"], e.get("kind")) for e in events if e["type"] == "throw"]
+        plays = [(e["dice"], e["play"]) for e in events if e["type"] == "play"]
+        refused = [r.reason for r in referee.rulings if not r.accepted]
+        if rethrown:
+            assert throws == [(1, [6, 4], None), (1, [6, 4], "reroll"), (1, [5, 3], None), (2, [2, 1], None)]
+            assert plays == [([5, 3], "")] and refused == ["invalid_throw"]
+        else:
+            assert throws == [(1, [6, 4], None), (2, [2, 1], None)]
+            assert plays == [([6, 4], "")] and refused == []
