@@ -594,6 +594,8 @@ class Tracker:
                 # through the other player's whole turn)
                 self._picked_up(logp)
                 self.dice_seen = None
+            if self._dance_waiting() and dice.thrower not in (None, COLOUR[self.state.on_roll]):
+                self._commit_pending("the opponent threw")  # the dance counted
             self._glimpse(dice)
             self.last_look = dice
             self._note_path(logp)
@@ -654,7 +656,7 @@ class Tracker:
         self._settle_unseen()
         if self.held is not None and self.last_logp is not None:
             self._resolve_held(self.last_logp)
-        if self.pending is not None and self.pending.unplayed and self.pending.before.plays(*self.pending.dice)[0].steps:
+        if self.pending is not None and self.pending.unplayed and not self._dance_waiting():
             self.pending = None  # no next throw to tell whether it counted: nothing to record, nor call
         if self.pending is not None:
             self._commit_pending("the video ended")
@@ -1107,6 +1109,9 @@ class Tracker:
         """Another settled look at the board while a play is unclear."""
         p = self.pending
         p.frames += 1
+        if self._dance_waiting() and self._margin(p.before, p.mover, logp) >= self.thresholds.call:
+            self._commit_pending("the board moved on")  # a dance is no play: the other player's turn began
+            return
         for lp in (logp, p.logp + logp):
             decision = self._decode(p, lp)
             if p.unplayed and decision.position == p.before:
@@ -1117,6 +1122,12 @@ class Tracker:
                 self._play(decision, self.state.on_roll, p.dice, frames=p.frames)
                 return
         p.logp = p.logp + logp
+
+    def _dance_waiting(self) -> bool:
+        """Whether a roll that leaves no play, from dice perhaps cocked, waits for the next
+        throw to tell whether it counted (:meth:`_end_play`)."""
+        p = self.pending
+        return p is not None and p.unplayed and not p.before.plays(*p.dice)[0].steps
 
     def _commit_pending(self, why: str) -> None:
         p = self.pending

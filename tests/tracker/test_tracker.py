@@ -1325,8 +1325,8 @@ def test_a_dance_from_dice_perhaps_cocked_waits_for_the_next_throw(tmp_path):
         obs.throw_valid = valid if dice else 0.0
         return obs
 
-    for rethrown in (True, False):
-        referee = Referee.open(tmp_path / f"log{rethrown}.sqlite", profile("money", variant="backgammon"))
+    for then_what in ("rethrown", "counted", "glimpsed"):
+        referee = Referee.open(tmp_path / f"log{then_what}.sqlite", profile("money", variant="backgammon"))
         board = Position.start()
         referee.submit(NewGame())
         for k, (roll, play) in enumerate(turns):
@@ -1334,8 +1334,14 @@ def test_a_dance_from_dice_perhaps_cocked_waits_for_the_next_throw(tmp_path):
             assert referee.submit(event).accepted and referee.submit(Played(board.apply(play))).accepted
             board = board.apply(play).swapped()
         assert not board.plays(6, 4)[0].steps and not board.plays(5, 3)[0].steps
-        then = [look(board, (5, 3)), look(board), look(board, (2, 1), "left")] if rethrown else [
-            look(board, (2, 1), "left")]
+        dark_played = board.swapped().plays(2, 1)[0].position.swapped()
+        glimpse = look(board, (2, 1), "left")
+        for die in glimpse.dice:
+            die["faces"] = honest(np.array([0.3, 0.3, 0.1, 0.1, 0.1, 0.1]))
+        then = {"rethrown": [look(board, (5, 3)), look(board), look(board, (2, 1), "left")],
+                "counted": [look(board, (2, 1), "left")],
+                # dark's throw only glimpsed, then dark's play on the board: the dance counted
+                "glimpsed": [glimpse, look(dark_played), look(dark_played, (3, 1))]}[then_what]
         events = []
         tracker = Tracker(referee, events.append)
         for t, obs in enumerate([look(board), look(board, (6, 4), valid=0.53), look(board)] + then):
@@ -1343,9 +1349,13 @@ def test_a_dance_from_dice_perhaps_cocked_waits_for_the_next_throw(tmp_path):
         throws = [(e["player"], e["dice"], e.get("kind")) for e in events if e["type"] == "throw"]
         plays = [(e["dice"], e["play"]) for e in events if e["type"] == "play"]
         refused = [r.reason for r in referee.rulings if not r.accepted]
-        if rethrown:
+        if then_what == "rethrown":
             assert throws == [(1, [6, 4], None), (1, [6, 4], "reroll"), (1, [5, 3], None), (2, [2, 1], None)]
             assert plays == [([5, 3], "")] and refused == ["invalid_throw"]
-        else:
+        elif then_what == "counted":
             assert throws == [(1, [6, 4], None), (2, [2, 1], None)]
             assert plays == [([6, 4], "")] and refused == []
+        else:
+            assert throws[0] == (1, [6, 4], None) and throws[-1] == (1, [3, 1], None)
+            assert plays[0] == ([6, 4], "") and len(plays) == 2 and refused == []
+            assert referee.state.position == dark_played
