@@ -9,7 +9,8 @@ Runs ``gammoncam watch`` (trained recognizer, no oracle) on a video written by
 * fidelity: the turns the tracker recorded against the source transcript's turns shown in the
   video, compared as positions (the same play may be written in several ways), turn by turn
   and as the source's turns found in the record in order (an illegal double the referee
-  rejected is not recorded, which shifts the turns after it), and every call.
+  rejected is not recorded, which shifts the turns after it), and every call; the throws the
+  render made not to count (its truth) against the re-roll calls.
 
     gammoncam synth video --transcript T.txt --seed 5003 --out vid --max-turns 16 --fps 30
     PYTHONPATH=. python bench/watch.py vid T.txt --turns 16 [--game 1] [--json]
@@ -57,6 +58,21 @@ def turns_as_positions(actions, variant) -> list[tuple]:
     return out
 
 
+REROLL_WITHIN = 12.0  # seconds: a cocked die is called when its thrower throws again
+
+
+def invalid_throws(frames_path: Path) -> list[float]:
+    """The times at which throws that do not count came to rest, from a render's frames.jsonl."""
+    times, before = [], None
+    with open(frames_path) as f:
+        for line in f:
+            row = json.loads(line)
+            if row.get("event") == "throw_at_rest" and before != "throw_at_rest" and not row["throw"]["valid"]:
+                times.append(row["time"])
+            before = row.get("event")
+    return times
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("video_dir")
@@ -87,6 +103,10 @@ def main() -> int:
         events = [json.loads(line) for line in out.getvalue().splitlines() if line.startswith("{")]
         stats = next(json.loads(line) for line in err.getvalue().splitlines() if line.startswith('{"stats"'))
         seen = parse_transcript(seen_path.read_text())
+    # The render's truth: throws that came to rest not counting (RULES 2.3), each matched by a
+    # re-roll call at most REROLL_WITHIN seconds later.
+    invalid = invalid_throws(vdir / "frames.jsonl")
+    rerolls = [e["t"] for e in events if e["type"] == "call" and e["kind"] == "reroll"]
     want = turns_as_positions(source.games[args.game - 1].actions, source.variant)
     got = turns_as_positions(seen.games[0].actions, source.variant) if seen.games else []
     shown = want[:args.turns] if args.turns else want
@@ -107,6 +127,9 @@ def main() -> int:
         "first_wrong_turn": first_wrong, "record_equals_source": got == shown,
         "calls": [{k: e.get(k) for k in ("t", "kind", "reason", "player")} for e in events if e["type"] == "call"],
         "unclear": sum(e["type"] == "unclear" for e in events),
+        "rerolls_thrown": len(invalid),
+        "rerolls_called": sum(any(0 <= t - at <= REROLL_WITHIN for t in rerolls) for at in invalid),
+        "reroll_calls_unmatched": sum(not any(0 <= t - at <= REROLL_WITHIN for at in invalid) for t in rerolls),
     }
     if args.json:
         print(json.dumps(report))

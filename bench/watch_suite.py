@@ -1,0 +1,126 @@
+"""Render the suite of games in bench/watch_suite.txt (once) and follow each with bench/watch.py.
+
+The regression check for the tracker: every game is rendered into ``--out`` (kept between runs,
+since a render takes minutes), then followed by ``gammoncam watch`` with the trained recognizer;
+each report goes to ``OUT/wSEED.json`` and one line per game is printed, with the totals: turns
+recorded right, the calls made, the re-rolls the render made against those called, and the
+re-roll calls that match no throw that did not count.
+
+    PYTHONPATH=. python bench/watch_suite.py --out runs/suite [--only 7419,7501] [--render-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MATCHES = ROOT.parent / "shared" / "fixtures" / "matches" / "bglab"
+SPECS = Path(__file__).with_name("watch_suite.txt")
+
+
+def specs(path: Path = SPECS) -> list[dict]:
+    """The suite's games, as written in ``path``."""
+    out = []
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = [f.strip() for f in line.split("|")]
+        seed, source, game, size, fps, turns, rerolls = fields[:7]
+        out.append({"seed": int(seed), "source": source, "game": int(game), "size": size, "fps": fps,
+                    "turns": int(turns), "rerolls": int(rerolls), "edit": fields[7] if len(fields) > 7 else None})
+    return out
+
+
+def source_file(spec: dict, vdir: Path) -> Path:
+    """The transcript the game is rendered from (with its foul injected), or a self-play's record."""
+    if spec["source"].startswith("selfplay:"):
+        return vdir / "source.txt"
+    path = MATCHES / spec["source"]
+    if spec["edit"] is None:
+        return path
+    number, old, new = spec["edit"].split(":")
+    lines = path.read_text().splitlines(keepends=True)
+    line = lines[int(number) - 1]
+    if old not in line:
+        sys.exit(f"watch_suite: {spec['seed']}: '{old}' is not on line {number} of {path.name}")
+    lines[int(number) - 1] = line.replace(old, new)
+    edited = vdir / "source_with_foul.txt"
+    edited.write_text("".join(lines))
+    return edited
+
+
+def render(spec: dict, vdir: Path) -> None:
+    vdir.mkdir(parents=True, exist_ok=True)
+    if spec["source"].startswith("selfplay:"):
+        what = ["--selfplay", spec["source"].split(":", 1)[1]]
+    else:
+        what = ["--transcript", str(source_file(spec, vdir))]
+    # into a scratch folder first: an interrupted render leaves nothing that looks finished
+    scratch = Path(tempfile.mkdtemp(dir=vdir.parent))
+    subprocess.run([sys.executable, "-m", "gammoncam", "synth", "video", *what, "--seed", str(spec["seed"]),
+                    "--out", str(scratch), "--game", str(spec["game"]), "--max-turns", str(spec["turns"]),
+                    "--size", spec["size"], "--fps", spec["fps"], "--rerolls", str(spec["rerolls"])],
+                   check=True, cwd=ROOT)
+    for item in scratch.iterdir():
+        item.replace(vdir / item.name)
+    scratch.rmdir()
+
+
+def follow(spec: dict, vdir: Path) -> dict:
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "watch.py"), str(vdir), str(source_file(spec, vdir)),
+                          "--turns", str(spec["turns"]), "--game", str(spec["game"]), "--json"],
+                         capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if out.returncode != 0 or not out.stdout.strip():
+        sys.exit(f"watch_suite: {spec['seed']}: bench/watch.py failed: {out.stderr.strip().splitlines()[-1:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def line(seed: int, r: dict) -> str:
+    calls = ", ".join(f"{c['kind']}({c['reason']}) p{c['player']} {c['t']:.0f}s" for c in r["calls"]
+                      if c["kind"] != "reroll")
+    return (f"{seed}  turns {r['turns_right']:>2}/{r['turns_shown']:<2} in order {r['turns_found_in_order']:>2}  "
+            f"re-rolls {r['rerolls_called']}/{r['rerolls_thrown']} (unmatched {r['reroll_calls_unmatched']})  "
+            f"unclear {r['unclear']:>2}  latency {r['latency_ms_median']}/{r['latency_ms_max']} ms  "
+            f"other calls: {calls or 'none'}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "runs" / "suite"), help="where renders and reports are kept")
+    ap.add_argument("--only", help="comma-separated seeds")
+    ap.add_argument("--render-only", action="store_true")
+    args = ap.parse_args()
+    out = Path(args.out)
+    chosen = specs()
+    if args.only:
+        wanted = {int(s) for s in args.only.split(",")}
+        chosen = [s for s in chosen if s["seed"] in wanted]
+    totals = {"turns_right": 0, "turns_shown": 0, "rerolls_called": 0, "rerolls_thrown": 0,
+              "reroll_calls_unmatched": 0, "other_calls": 0}
+    for spec in chosen:
+        vdir = out / f"vid{spec['seed']}"
+        if not (vdir / "game.mp4").exists():
+            render(spec, vdir)
+        if args.render_only:
+            continue
+        report = follow(spec, vdir)
+        (out / f"w{spec['seed']}.json").write_text(json.dumps(report, indent=1))
+        print(line(spec["seed"], report), flush=True)
+        for key in totals:
+            totals[key] += (sum(c["kind"] != "reroll" for c in report["calls"]) if key == "other_calls"
+                            else report[key])
+    if not args.render_only:
+        print(f"all {len(chosen)}: turns {totals['turns_right']}/{totals['turns_shown']}, re-rolls "
+              f"{totals['rerolls_called']}/{totals['rerolls_thrown']} (unmatched calls "
+              f"{totals['reroll_calls_unmatched']}), other calls {totals['other_calls']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
