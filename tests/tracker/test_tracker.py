@@ -1222,12 +1222,9 @@ def test_a_die_nudged_by_a_checker_is_the_throw_being_played(tmp_path):
     whole and nothing is called. Before, the nudged dice were taken for a new throw, ending
     dark's turn half played and calling the throw a re-roll in the other player's half (vid
     7419: a die's find moved half a die as its face was read 3, then 2)."""
-    rng = np.random.default_rng(24)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
+    look, turns, dark_played = _two_turns(24)
+    light_opened = Position.start().apply("8/5 6/5")
     half_played = light_opened.swapped().apply("24/18").swapped()
-    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
 
     def nudged(position):
         obs = look(position, (6, 4), "left")
@@ -1235,8 +1232,7 @@ def test_a_die_nudged_by_a_checker_is_the_throw_being_played(tmp_path):
         return obs
 
     light_played = dark_played.apply("13/8 13/11")
-    events, referee = _tracked(tmp_path, [
-        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+    events, referee = _tracked(tmp_path, turns[:4] + [
         look(light_opened, (6, 4), "left"), nudged(half_played), nudged(dark_played), look(dark_played),
         look(dark_played, (5, 2)), look(light_played, (5, 2)), look(light_played)])
     assert [r for r in referee.rulings if not r.accepted] == []
