@@ -116,16 +116,87 @@ class Ruling:
 
 # --- events -------------------------------------------------------------------------------
 @dataclass(frozen=True)
+class GameStart:
+    """Where a game joined in progress stands when its record begins: the checkers (seen from
+    the side on roll, RULES 9), the side on roll (about to throw or double), the cube's value
+    and its owner (None: centred). Its text, the transcript's ``Start`` tag, is
+    ``<position ID>:<on roll 1|2>:<cube>:<owner 0|1|2>`` (owner 0: centred).
+
+    >>> start = GameStart.parse("4HPwATDgc/ABMA:2:2:1")
+    >>> start.on_roll, start.cube, start.owner, start.position == Position.start()
+    (1, 2, 0, True)
+    >>> str(start)
+    '4HPwATDgc/ABMA:2:2:1'
+    """
+
+    position: Position
+    on_roll: int
+    cube: int = 1
+    owner: int | None = None
+
+    @classmethod
+    def parse(cls, text: str, variant=None) -> "GameStart":
+        """From the tag's text; :class:`InvalidEventError` names what is wrong."""
+        parts = str(text).strip().rsplit(":", 3)  # a long nardy ID has a colon of its own
+        if len(parts) != 4 or not all(p.strip().isdigit() for p in parts[1:]):
+            raise InvalidEventError(f"a game start is '<position ID>:<on roll 1|2>:<cube>:<owner 0|1|2>', "
+                                    f"not {text!r}")
+        on_roll, cube, owner = (int(p) for p in parts[1:])
+        if on_roll not in (1, 2) or owner not in (0, 1, 2):
+            raise InvalidEventError(f"a game start names Player 1 or 2 on roll and owner 0, 1 or 2, not {text!r}")
+        try:
+            position = Position.parse(parts[0], variant)
+        except EngineError as exc:
+            raise InvalidEventError(f"a game start's position: {exc}") from None
+        return cls(position, on_roll - 1, cube, None if owner == 0 else owner - 1)
+
+    def __str__(self) -> str:
+        owner = 0 if self.owner is None else self.owner + 1
+        return f"{self.position.position_id()}:{self.on_roll + 1}:{self.cube}:{owner}"
+
+    def to_json(self) -> dict:
+        return {"position": self.position.to_json(), "on_roll": self.on_roll, "cube": self.cube,
+                "owner": self.owner}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "GameStart":
+        return cls(Position.from_json(data["position"]), data["on_roll"], data.get("cube", 1), data.get("owner"))
+
+    def problem(self, profile: Profile, crawford: bool) -> str | None:
+        """Why no game of ``profile`` can stand like this, or None."""
+        if self.position.variant is not profile.variant:
+            return f"a {self.position.variant.name} position in a {profile.variant.name} game"
+        if self.position.shared_points():
+            return f"both colours stand on point {self.position.shared_points()[0]} (RULES 1)"
+        if self.position.game_result():
+            return "that game is over: a side has borne off all its checkers"
+        if self.on_roll not in (0, 1) or self.owner not in (None, 0, 1):
+            return "a side is 0 or 1"
+        cube = self.cube
+        if isinstance(cube, bool) or not isinstance(cube, int) or cube < 1 or cube & (cube - 1) \
+                or cube > profile.cube_limit:
+            return f"the cube shows a power of two up to {profile.cube_limit}, not {cube!r} (RULES 5.1)"
+        if cube == 1 and self.owner is not None:
+            return "nobody owns the cube before it is turned (RULES 5.1)"
+        if crawford and (cube > 1 or self.owner is not None):
+            return "the cube is not turned in the Crawford game (RULES 6.2)"
+        return None
+
+
+@dataclass(frozen=True)
 class NewGame:
     """Start the next game. ``first``: the side that begins, when it is known without an
     opening throw (long nardy, RULES 2.2). ``score``: the score as a record states it, which
     then replaces the one counted here. ``crawford_played``: the match's Crawford game was
     played before this record began (an official who starts watching a match in progress at
-    N - 1 says whether it was, RULES 6.2; a record that starts at game 1 never needs it)."""
+    N - 1 says whether it was, RULES 6.2; a record that starts at game 1 never needs it).
+    ``start``: a game joined in progress (a camera that came in mid-game): it begins there,
+    the side on roll to throw or double, not with the opening throw."""
 
     first: int | None = None
     score: tuple[int, int] | None = None
     crawford_played: bool = False
+    start: GameStart | None = None
 
 
 @dataclass(frozen=True)
@@ -217,7 +288,7 @@ def event_to_json(event) -> dict:
     out = {"event": _EVENT_NAMES[type(event)]}
     for field in dataclasses.fields(event):
         value = getattr(event, field.name)
-        if isinstance(value, Position):
+        if isinstance(value, (Position, GameStart)):
             value = value.to_json()
         elif isinstance(value, tuple):
             value = list(value)
@@ -234,8 +305,10 @@ def event_from_json(data: dict):
             fields["position"] = Position.from_json(fields["position"])
         if cls is NewGame and fields.get("score") is not None:
             fields["score"] = tuple(fields["score"])
+        if cls is NewGame and fields.get("start") is not None:
+            fields["start"] = GameStart.from_json(fields["start"])
         return cls(**fields)
-    except (KeyError, TypeError, AttributeError) as exc:
+    except (KeyError, TypeError, AttributeError, EngineError) as exc:
         raise InvalidEventError(f"not an event: {data!r} ({exc})") from None
 
 
@@ -392,6 +465,8 @@ class MatchState:
             resignation=None, result=None, on_roll=None, phase="opening")
         if state.match_winner is not None:
             return self, Ruling.call("match_over")
+        if event.start is not None:
+            return state._joined(event), Ruling()
         first = event.first
         if first is None and self.variant.name == "long" and self.result is not None:
             first = self.result.winner  # RULES 2.2: the winner of the last game starts
@@ -402,6 +477,17 @@ class MatchState:
                 raise InvalidEventError("a backgammon game starts with the opening throw (RULES 2.1)")
             state = state._with(on_roll=first, phase="turn")
         return state, Ruling()
+
+    def _joined(self, event: NewGame) -> "MatchState":
+        """The game of ``event.start``, joined in progress: its opening is behind it (RULES 5.5)."""
+        start = event.start
+        if event.first is not None:
+            raise InvalidEventError("a game joined in progress names its side on roll in its start, not first")
+        problem = start.problem(self.profile, self.crawford)
+        if problem:
+            raise InvalidEventError(f"a game cannot start there: {problem}")
+        return self._with(position=start.position, on_roll=start.on_roll, cube=start.cube, owner=start.owner,
+                          cube_turned=start.owner is not None, throws=2, phase="turn")
 
     def _on_opening_throw(self, event: OpeningThrow):
         if self.phase != "opening":

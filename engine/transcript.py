@@ -7,6 +7,8 @@ player did in one numbered turn (Player 1 is the left column). Export writes the
 with the tags XG writes; long nardy is marked ``; [Variation "LongNardy"]``, and a record begun
 after the match's Crawford game (an official who joined between games said so) is marked
 ``; [CrawfordPlayed "Yes"]``, so that its first game at N - 1 is not taken for it (RULES 6.2).
+A game whose record begins in progress (a camera that joined mid-game) has a ``; [Start "..."]``
+line under its score line: where it stood, who was on roll and the cube (:class:`GameStart`).
 
 >>> text = '''; [Player 1 "ann"]
 ... ; [Player 2 "bob"]
@@ -33,6 +35,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.errors import EngineError
+from engine.match import GameStart, InvalidEventError
 from engine.variant import BACKGAMMON, LONG_NARDY, Variant
 
 
@@ -71,6 +74,7 @@ class GameRecord:
     score: tuple[int, int]
     actions: tuple[Action, ...]
     line: int = field(default=0, compare=False)
+    start: GameStart | None = None  # where a game joined in progress stood when its record began
 
     @property
     def result(self) -> Action | None:
@@ -173,7 +177,8 @@ def parse_transcript(text: str) -> Transcript:
         if game is not None:
             if game["score"] is None:
                 raise TranscriptError(game["line"] + 1, "the score line 'name : 0   name : 0'")
-            games.append(GameRecord(game["number"], game["score"], tuple(game["actions"]), game["line"]))
+            games.append(GameRecord(game["number"], game["score"], tuple(game["actions"]), game["line"],
+                                    game["start"]))
 
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
@@ -182,6 +187,14 @@ def parse_transcript(text: str) -> Transcript:
             m = _TAG.match(line.strip())
             if m and game is None:
                 tags.append((m.group("key"), m.group("value")))
+            elif m and m.group("key") == "Start":
+                if game["score"] is None or game["actions"] or game["start"] is not None:
+                    raise TranscriptError(lineno, "a game's Start tag once, between its score line and first turn",
+                                          line)
+                try:
+                    game["start"] = GameStart.parse(m.group("value"), _variant_of(tags))
+                except InvalidEventError as exc:
+                    raise TranscriptError(lineno, f"a game start ({exc})", line) from None
             continue
         m = _MATCH.match(line)
         if m and game is None and match_length is None:
@@ -192,7 +205,8 @@ def parse_transcript(text: str) -> Transcript:
             if match_length is None:
                 raise TranscriptError(lineno, "'N point match' before the first game", line)
             close()
-            game = {"number": int(m.group(1)), "line": lineno, "score": None, "split": 0, "actions": []}
+            game = {"number": int(m.group(1)), "line": lineno, "score": None, "split": 0, "actions": [],
+                    "start": None}
             continue
         if game is None:
             raise TranscriptError(lineno, "header tags, 'N point match' or 'Game 1'", line)
@@ -231,6 +245,10 @@ def parse_transcript(text: str) -> Transcript:
 
 def _tag(tags, name: str, default: str) -> str:
     return next((value for key, value in tags if key == name and value), default)
+
+
+def _variant_of(tags) -> Variant:
+    return Transcript(tuple(tags), 0, ()).variant
 
 
 def _sides(items, split: int) -> list[int]:
@@ -282,6 +300,8 @@ def write_transcript(transcript: Transcript, width: int = 33) -> str:
         out += ["", f" Game {game.number}"]
         left = f" {transcript.players[0]} : {game.score[0]}"
         out.append(left.ljust(width) + f"{transcript.players[1]} : {game.score[1]}")
+        if game.start is not None:
+            out.append(f'; [Start "{game.start}"]')
         rows: list[list] = []  # [number, left entry, right entry]
         for action in game.actions:
             if not rows or rows[-1][0] != action.number or rows[-1][1 + action.side] is not None \
@@ -327,6 +347,7 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
     games: list[GameRecord] = []
     actions: list[Action] = []
     score = (0, 0)
+    start = None  # the game's GameStart, when it was joined in progress
     rows = [0, False, False]  # turn number, left taken, right taken
     crawford_played = False
 
@@ -340,7 +361,7 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
 
     def close_game() -> None:
         if actions or games or state.game:
-            games.append(GameRecord(len(games) + 1, score, tuple(actions)))
+            games.append(GameRecord(len(games) + 1, score, tuple(actions), start=start))
 
     for event in events:
         before = state
@@ -349,7 +370,7 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
             crawford_played = crawford_played or (not before.game and event.crawford_played)
             if before.game:
                 close_game()
-            actions, score, rows[:] = [], state.score, [0, False, False]
+            actions, score, start, rows[:] = [], state.score, event.start, [0, False, False]
             continue
         if isinstance(event, Throw) and before.phase == "moving" and state.phase != "moving":
             actions.pop()  # a throw found not to count before its play (RULES 2.3): never played

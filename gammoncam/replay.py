@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engine.errors import InvalidPlayError
-from engine.match import (AcceptResignation, Beaver, Double, Drop, NewGame, OpeningThrow, Played,
+from engine.match import (AcceptResignation, Beaver, Double, Drop, InvalidEventError, NewGame, OpeningThrow, Played,
                           Raccoon, Resign, Take, Throw)
 from engine.profiles import Profile, profile as preset
 from engine.transcript import Action, GameRecord, Transcript
@@ -139,8 +139,12 @@ class Replay:
             return
         first = next((a.side for a in game.actions if a.kind in ("play", "double")), None)
         long = profile.variant is LONG_NARDY
-        referee.submit(NewGame(first=first if long and first is not None else None,
-                               score=tuple(game.score), crawford_played=crawford_played))
+        try:
+            referee.submit(NewGame(first=first if long and first is not None and game.start is None else None,
+                                   score=tuple(game.score), crawford_played=crawford_played, start=game.start))
+        except InvalidEventError as exc:  # a Start tag no game can have (a Crawford game with the cube turned)
+            self._warn(game, f"{exc}; the game is not judged", game.line)
+            return
         off_record = False  # a play was called: the board no longer follows the record
         answer_void = False  # the double before was called: its answer is passed over
         for action in game.actions:

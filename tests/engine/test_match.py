@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Position
-from engine.match import (CALL_SECTION, CALLS, AcceptResignation, Beaver, Double, Drop,
+from engine.match import (CALL_SECTION, CALLS, AcceptResignation, Beaver, Double, Drop, GameStart,
                           InvalidEventError, MatchState, NewGame, OpeningThrow, Played, Raccoon,
                           Resign, Take, Throw, event_from_json, event_to_json)
 from engine.profiles import InvalidProfileError, profile
@@ -215,3 +215,44 @@ def test_events_round_trip_through_json_and_bad_events_are_refused():
         event_from_json({"event": "castle"})
     with pytest.raises(InvalidProfileError):
         profile("tournament", jacoby=True)
+
+
+def test_a_game_joined_in_progress_starts_where_it_stands():
+    """A camera that joins mid-game (issue 7): the game begins at its position, the side on
+    roll to act, the cube as found. Player 1 owns a 2-cube: Player 2 may not redouble (RULES
+    5.2), Player 2's throw and play are judged from that position, then Player 1 may."""
+    position = Position.start().apply("13/7 8/7").swapped().apply("24/20 13/9").swapped()
+    state, (joined,) = run(MatchState.new(profile("tournament", match_length=7)),
+                           NewGame(score=(1, 3), start=GameStart(position.swapped(), on_roll=1, cube=2, owner=0)))
+    assert joined.accepted and (state.phase, state.on_roll, state.cube, state.owner) == ("turn", 1, 2, 0)
+    assert state.score == (1, 3) and state.position == position.swapped()
+    state, (call,) = run(state, Double())
+    assert call.reason == "not_cube_owner"
+    state, (thrown, played) = run(state, Throw(6, 4), Played(state.position.apply("24/14")))
+    assert thrown.accepted and played.play == "24/14"
+    state, (double,) = run(state, Double())
+    assert double.accepted and state.phase == "doubled"
+    event = NewGame(score=(1, 3), start=GameStart(position, on_roll=0, cube=2, owner=1))
+    assert event_from_json(event_to_json(event)) == event
+
+
+@pytest.mark.parametrize("start, score, why", [
+    ("4HPwATDgc/ABMA:1:2:1", (4, 2), "Crawford game"),  # 5-point match at 4-2: no cube is turned
+    ("4HPwATDgc/ABMA:1:3:1", (0, 0), "power of two"),
+    ("4HPwATDgc/ABMA:1:2:0", (0, 0), None),  # a cube doubled automatically stays centred
+    ("4HPwATDgc/ABMA:1:1:2", (0, 0), "nobody owns"),
+    ("LN:AACA/z8AAMD/Hw:1:1:0", (0, 0), "long position in a backgammon game"),
+])
+def test_a_start_no_game_can_have_is_bad_input(start, score, why):
+    new = MatchState.new(profile("tournament", match_length=5))
+    if why is None:
+        assert new.apply(NewGame(score=score, start=GameStart.parse(start)))[1].accepted
+        return
+    with pytest.raises(InvalidEventError, match=why):
+        new.apply(NewGame(score=score, start=GameStart.parse(start)))
+
+
+@pytest.mark.parametrize("text", ["4HPwATDgc/ABMA", "4HPwATDgc/ABMA:3:1:0", "4HPwATDgc/ABMA:1:1:x", "nonsense:1:1:0"])
+def test_an_unreadable_game_start_is_bad_input(text):
+    with pytest.raises(InvalidEventError, match="game start"):
+        GameStart.parse(text)

@@ -128,3 +128,32 @@ def test_both_dialects_give_the_same_positions():
     on_bar = Position([0] * 5 + [5, 0, 3] + [0] * 4 + [5] + [0] * 10 + [1], start.opponent,
                       mover_bar=1)
     assert on_bar.apply("25/21") == on_bar.apply("bar/21")
+
+
+def test_a_game_joined_in_progress_is_written_with_its_start():
+    """A record begun mid-game (a camera that joined it) says where under its score line, and
+    reads back to the same game start."""
+    from engine.match import GameStart
+
+    referee = Referee(profile("tournament", match_length=7))
+    position = Position.start().apply("13/7 8/7").swapped().apply("24/20 13/9")  # Player 1 on roll
+    start = GameStart(position, on_roll=0, cube=2, owner=1)
+    for event in (NewGame(score=(2, 4), start=start), Throw(5, 2), Played(position.apply("13/8 13/11"))):
+        assert referee.submit(event).accepted
+    text = write_transcript(session_transcript(referee.profile, referee.events))
+    assert f' Player 1 : 2                    Player 2 : 4\n; [Start "{start}"]\n  1) 52: 13/11 13/8\n' in text
+    game = parse_transcript(text).games[0]
+    assert game.start == start and game.score == (2, 4)
+    again = Replay("joined").run(parse_transcript(text))
+    assert again.calls == [] and again.state.to_json() == referee.state.to_json()
+
+
+@pytest.mark.parametrize("start_line, expected", [
+    ('; [Start "4HPwATDgc/ABMA:1:4"]', "a game start"),
+    ('; [Start "4HPwATDgc/ABMA:1:1:0"]\n; [Start "4HPwATDgc/ABMA:1:1:0"]', "Start tag once"),
+])
+def test_an_unreadable_game_start_names_its_line(start_line, expected):
+    text = f"5 point match\n Game 1\n a : 0   b : 0\n{start_line}\n  1) 31: 8/5 6/5\n"
+    with pytest.raises(TranscriptError) as caught:
+        parse_transcript(text)
+    assert caught.value.line == 4 + start_line.count("\n") and expected in str(caught.value)

@@ -253,3 +253,36 @@ def test_a_money_profile_on_a_match_is_unreadable_input(tmp_path):
     result = gammoncam("replay", "--profile", "money", str(clean))
     assert result.returncode == 2 and result.stdout == ""
     assert str(clean) in result.stderr and "money play only" in result.stderr
+
+
+def test_a_game_joined_in_progress_replays_and_its_fouls_are_called():
+    """A record begun mid-game (``; [Start ...]``, a camera that joined it): game 2 of a real
+    match from its eighth play on replays without a call, to the same end as the whole game;
+    a play made illegal after the start is called at its turn."""
+    from engine.match import GameStart, MatchState, NewGame, Played
+    from engine.transcript import session_transcript, write_transcript
+    from gammoncam.referee import Referee
+
+    referee = Replay("whole").run(parse_transcript((CORPUS / "match10013413.txt").read_text()))
+    second, third = [k for k, e in enumerate(referee.events) if isinstance(e, NewGame)][1:3]
+    state, plays, k = MatchState.new(referee.profile), 0, 0
+    for k, event in enumerate(referee.events[:third]):
+        state, _ = state.apply(event)
+        plays += k > second and isinstance(event, Played)
+        if plays == 8:
+            break
+    start = GameStart(state.position.swapped(), 1 - state.on_roll, state.cube, state.owner)
+    joined = Referee(referee.profile)
+    for event in [NewGame(score=state.score, start=start), *referee.events[k + 1:third]]:
+        assert joined.submit(event).accepted
+    end = MatchState.new(referee.profile)
+    for event in referee.events[:third]:
+        end, _ = end.apply(event)
+    assert joined.state.score == end.score and joined.state.result == end.result
+    text = write_transcript(session_transcript(joined.profile, joined.events))
+    assert f'; [Start "{start}"]' in text
+    again = replay_text(text)
+    assert again.calls == [] and again.summary["games"] == 1
+    assert "  1)                             41: 24/20 8/7*\n" in text  # Player 2 on roll at the start
+    call = only_call(replay_text(text.replace(" 41: 24/20 8/7*", " 42: 24/20 8/7*")))
+    assert (call.game, call.turn, call.player, call.kind) == (1, 1, 2, "illegal_play")
