@@ -267,14 +267,22 @@ class RejectResignation:
     pass
 
 
+@dataclass(frozen=True)
+class EndUnseen:
+    """The board was set up for the next game while this one was in progress: it ended in a way
+    the record did not see (a resignation agreed across the table, RULES 4.4). Its result is
+    not known, so none is recorded and the score stands (the next game's record, or an
+    official, states it)."""
+
+
 Event = (NewGame | OpeningThrow | Throw | Played | Double | Take | Drop | Beaver | Raccoon
-         | Resign | AcceptResignation | RejectResignation)
+         | Resign | AcceptResignation | RejectResignation | EndUnseen)
 
 _EVENT_NAMES = {
     NewGame: "new_game", OpeningThrow: "opening_throw", Throw: "throw", Played: "play",
     Double: "double", Take: "take", Drop: "drop", Beaver: "beaver", Raccoon: "raccoon",
     Resign: "resign", AcceptResignation: "accept_resignation",
-    RejectResignation: "reject_resignation",
+    RejectResignation: "reject_resignation", EndUnseen: "end_unseen",
 }
 _EVENT_TYPES = {name: cls for cls, name in _EVENT_NAMES.items()}
 
@@ -660,6 +668,12 @@ class MatchState:
         if self.resignation is None:
             return self, Ruling.call("no_resignation")
         return self._with(resignation=None), Ruling()
+
+    def _on_end_unseen(self, event: EndUnseen):
+        if self.phase not in _IN_GAME:
+            return self, Ruling.call("no_game")
+        return (self._with(phase="game_over", result=None, resignation=None, pending=None),
+                Ruling(note="game over: its end was not seen; no result recorded"))
 
     # --- results ----------------------------------------------------------------------
     def game_points(self, kind: str) -> int:

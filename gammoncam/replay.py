@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engine.errors import InvalidPlayError
-from engine.match import (AcceptResignation, Beaver, Double, Drop, InvalidEventError, NewGame, OpeningThrow, Played,
-                          Raccoon, Resign, Take, Throw)
+from engine.match import (AcceptResignation, Beaver, Double, Drop, EndUnseen, InvalidEventError, NewGame, OpeningThrow,
+                          Played, Raccoon, Resign, Take, Throw)
 from engine.profiles import Profile, profile as preset
 from engine.transcript import Action, GameRecord, Transcript
 from engine.variant import LONG_NARDY
@@ -137,6 +137,11 @@ class Replay:
             self._warn(game, f"a game at {game.score[0]}-{game.score[1]} in a "
                              f"{profile.match_length} point match", game.line)
             return
+        if state.phase in ("turn", "doubled", "beavered", "moving", "played"):
+            # the game before has no result: it ended unseen (a watched session's record of a
+            # resignation agreed at the table, or a transcript cut short); its score stands
+            referee.submit(EndUnseen())
+            self._warn(game, f"game {state.game} has no result: taken as ended unseen", game.line)
         first = next((a.side for a in game.actions if a.kind in ("play", "double")), None)
         long = profile.variant is LONG_NARDY
         try:

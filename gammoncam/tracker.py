@@ -23,6 +23,9 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
   video ending) while a double waits: a drop, the game conceded; the cube turned again by the
   taker: a beaver.
 - *the starting position* after a game ended: a new game.
+- *a throw in a game in progress* while no game is followed (a camera that joined mid-game): the
+  game is joined there (:meth:`Tracker._join`): its position as read, the thrower on roll, the
+  cube as it lies; nothing is called until a play read as clearly legal shows record and board agree.
 
 Player 1 plays light (the bottom of the board, :mod:`vision.layout`), player 2 dark.
 
@@ -52,7 +55,7 @@ The camera is not trusted further than it has earned:
   as counting, whatever the reader makes of a die);
 - a turn whose throw was never read is recovered from the board when the next throw comes, or
   when the cube is turned by the other player (so the double is judged as the doubler's);
-- no throw is judged while no game start has been seen.
+- no throw is judged while no game start, nor a game in progress read surely, has been seen.
 """
 
 from __future__ import annotations
@@ -62,11 +65,12 @@ from typing import Callable
 
 import numpy as np
 
-from engine.match import (Beaver, Double, Drop, NewGame, OpeningThrow, Played, Take, Throw)
+from engine.match import (Beaver, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame, OpeningThrow, Played, Take,
+                          Throw)
 from engine.position import Position
-from vision.checkers import CLASSES, LOCATIONS
+from vision.checkers import LOCATIONS
 from vision.dice import throw_valid
-from vision.layout import point_slot
+from vision.orientation import LOCATION_INDEX, location_map, reading_position
 from vision.observation import CUBE_LOCATIONS, CUBE_VALUES, Observation, likeliest_classes
 
 COLOUR = ("light", "dark")  # player 1, player 2
@@ -83,18 +87,6 @@ class Thresholds:
 
 
 # --- positions and locations ---------------------------------------------------------------
-_LOC_INDEX = {where: i for i, where in enumerate(LOCATIONS)}
-_MAPS: dict = {}
-
-
-def location_map(colour: str, variant: str) -> np.ndarray:
-    """For ``colour``'s points 1..24 (index 0..23), the index of their location in LOCATIONS."""
-    key = (colour, variant)
-    if key not in _MAPS:
-        _MAPS[key] = np.array([_LOC_INDEX[point_slot(colour, p, variant)] for p in range(1, 25)])
-    return _MAPS[key]
-
-
 def expected_classes(boards: np.ndarray, mover: str, variant: str) -> np.ndarray:
     """(K, 26) class indices that positions put on every location.
 
@@ -116,7 +108,7 @@ def expected_classes(boards: np.ndarray, mover: str, variant: str) -> np.ndarray
     for colour, column in ((mover, 24), (opp, 49)):
         n = boards[:, column]
         base = LIGHT_OFFSET if colour == "light" else DARK_OFFSET
-        out[:, _LOC_INDEX[("bar", colour)]] = np.where(n > 0, base - 1 + np.minimum(n, 15), 0)
+        out[:, LOCATION_INDEX[("bar", colour)]] = np.where(n > 0, base - 1 + np.minimum(n, 15), 0)
     return out
 
 
@@ -141,26 +133,6 @@ def free_reading(logp: np.ndarray) -> tuple[np.ndarray, float]:
             _FREE.clear()
         _FREE[key] = (classes, float(logp[np.arange(len(logp)), classes].sum()))
     return _FREE[key]
-
-
-def reading_position(classes: np.ndarray, mover: str, variant) -> Position | None:
-    """The position (seen from ``mover``) a reading of every location describes, or None if no
-    position can look like that (more than 15 checkers a side)."""
-    opp = "dark" if mover == "light" else "light"
-    sides = {}
-    for colour in (mover, opp):
-        loc = location_map(colour, variant.name)
-        counts = []
-        for index in loc:
-            c, n = CLASSES[int(classes[index])]
-            counts.append(n if c == colour else 0)
-        c, n = CLASSES[int(classes[_LOC_INDEX[("bar", colour)]])]
-        bar = n if c == colour else 0
-        if sum(counts) + bar > 15 or (bar and variant.name == "long"):
-            return None
-        sides[colour] = (counts, bar)
-    (m, mb), (o, ob) = sides[mover], sides[opp]
-    return Position(m, o, mover_bar=mb, opponent_bar=ob, variant=variant)
 
 
 @dataclass
@@ -240,6 +212,9 @@ DANCE_GLIMPSED = 0.1
 # read as a die, not a die: a die thrown off the board is picked up for the re-roll (vid 7404: a
 # find beside the tray, read as a 3 at every settle, made two throws re-rolls).
 ON_THE_TABLE_S = 8.0
+# A game in progress is joined only on a board whose every location is read at least this surely
+# (a stack misread at the join would put the record off the board from its first play).
+JOIN_SURE = 0.9
 
 
 @dataclass(frozen=True)
@@ -522,6 +497,10 @@ class Tracker:
     # Long nardy's first game starts with its first throw (RULES 2.2): True once the starting
     # position was seen while no game is in progress, so a first turn made unseen can be read.
     set_up: bool = False
+    # A settled board with no dice on it was seen while no game is followed: dice that come to
+    # rest after it are a throw to join a game in progress at (:meth:`_join`); dice already
+    # lying there when watching began may be a throw already played.
+    bare_board: bool = False
     last_logp: np.ndarray | None = None
     # Places off the board where finds lie: [field (u, v), first seen, last seen] (:meth:`_on_the_table`).
     off_board: list = field(default_factory=list)
@@ -561,6 +540,8 @@ class Tracker:
         self.last_logp = logp
         if self.unseen is not None and self._at_start(logp):
             self._settle_unseen()  # the board set up again: the turn read off it ended the game
+        if self.state.phase in ("turn", "moving", "played") and self._at_start(logp) and self._left_start():
+            self._end_unseen()
         state = self.state
         if state.phase in ("ready", "game_over", "doubled") and self._at_start(logp):
             if state.phase == "doubled":
@@ -582,6 +563,8 @@ class Tracker:
         if cube is not None:
             self.cube_seen = cube
         dice = read_dice(obs)
+        if dice is None and self.state.phase in ("ready", "game_over"):
+            self.bare_board = True
         if dice == "unsure":
             self.last_look = lone_die(obs) or self.last_look
             self._note_path(logp)
@@ -676,10 +659,52 @@ class Tracker:
         classes = expected_classes(position.board[None], mover, self.variant)[0]
         return free_reading(logp)[1] - float(logp[np.arange(26), classes].sum())
 
+    def _left_start(self) -> bool:
+        """Whether the game followed has left its starting position for good (a play after the first)."""
+        start = Position.start(self.state.variant)
+        return self.state.position != start and self.state.before not in (start, start.swapped())
+
+    def _end_unseen(self) -> None:
+        """The board was set up again while the game was in progress, its end unseen (a resignation
+        agreed at the table, or a game joined in progress and conceded): the game ends with no result
+        recorded, and what waited for it (a play unclear, a throw held) goes with it."""
+        self.pending = self.held = self.unseen = self.dice_seen = self.last_look = self.left_unplayed = None
+        self.glimpses, self.unseen_path = [], []
+        self._submit(EndUnseen(), inferred="the board was set up again before the game was seen to end")
+
     def _new_game(self, first: int | None = None) -> None:
         self._submit(NewGame(first=first, **(self.joined_at if self.state.game == 0 else {})))
         self.pending = None
         self.in_sync = True
+
+    def _join(self, logp: np.ndarray, thrower: int | None, info: dict) -> bool:
+        """Join the game in progress on view at a throw (a camera that came in mid-game): it
+        begins where the board stands, the thrower on roll, the cube as it lies (at a player's
+        side: theirs, RULES 5.3). Only on dice seen coming to rest on a bare board (vid 5003 cut at
+        frame 1500: dice lying there from a play already made were joined as a new throw, and the
+        record ran a turn behind the board), and on a board read surely everywhere that a game can
+        have; the record then waits for a clearly legal play before anything is called (``in_sync``)."""
+        if thrower is None or not self.bare_board or self._at_start(logp):
+            return False
+        classes = free_reading(logp)[0]
+        position = reading_position(classes, COLOUR[thrower], self.state.variant)
+        if (position is None or position.shared_points() or position.game_result()
+                or float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE):
+            return False
+        # a cube unseen is taken as centred, the reading under which no double is called
+        value, where = self.cube_seen or (1, "middle")
+        if where in COLOUR and value < 2:
+            return False
+        start = GameStart(position, thrower, 1, None) if where not in COLOUR else \
+            GameStart(position, thrower, value, COLOUR.index(where))
+        try:
+            self._submit(NewGame(start=start, **(self.joined_at if self.state.game == 0 else {})),
+                         joined=str(start), player=thrower + 1)
+        except InvalidEventError as exc:  # a cube read turned in what the score makes the Crawford game
+            self.note("unclear", what=f"a game in progress that cannot be joined: {exc}", **info)
+            return False
+        self.pending, self.in_sync, self.set_up, self.bare_board = None, False, True, False
+        return True
 
     # -- throws ---------------------------------------------------------------------------
     def _glimpse(self, dice: DiceReading) -> None:
@@ -728,11 +753,11 @@ class Tracker:
             self._submit(Take(), inferred="the doubler threw" if thrower in (None, self.state.on_roll)
                          else "the game went on")
         if self.state.phase in ("ready", "game_over") and self.variant == "long":
-            if self._at_start(logp) or self.state.phase == "ready":
+            if self._at_start(logp) or (self.state.phase == "ready" and self.set_up):
                 self._new_game(first=thrower if thrower is not None else 0)
-        if self.state.phase in ("ready", "game_over"):
-            # No game start was seen (the starting position not read with confidence): the
-            # referee has no game to judge this throw in, and a call now could only be wrong.
+        if self.state.phase in ("ready", "game_over") and not self._join(logp, thrower, info):
+            # No game start was seen, nor a game in progress read surely: the referee has no
+            # game to judge this throw in, and a call now could only be wrong.
             self.note("unclear", what="a throw while no game is seen in progress", **info)
             return
         if self.state.phase == "opening":
@@ -1190,5 +1215,5 @@ class Tracker:
         self.note("cube_moved", value=v1, location=loc1)
 
 
-_EVENT_TYPE = {"NewGame": "game_start", "OpeningThrow": "opening", "Throw": "throw", "Played": "play",
+_EVENT_TYPE = {"EndUnseen": "game_end_unseen", "NewGame": "game_start", "OpeningThrow": "opening", "Throw": "throw", "Played": "play",
                "Double": "double", "Take": "take", "Drop": "drop", "Beaver": "beaver"}

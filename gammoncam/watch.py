@@ -8,8 +8,10 @@ Everything the tracker sees and every call goes to ``emit`` as a dict with the f
 
 Without corners given, the board is found (:func:`vision.corners.find_corners`) on the first
 frames, twice a second of video until it is. With the real recognizer, settled frames calibrate
-(:mod:`vision.adapt`: orientation, colours, bar) until one shows the opening, and nothing is
-followed before (a stream joined mid-game is followed from the next game's set-up); a settled
+(:mod:`vision.adapt`: orientation, colours, bar) until one shows the opening or, joined mid-game,
+a game in progress whose way round its position tells; such a calibration is made again on
+every settle until a game is followed (the opening, if it comes first, wins), and the tracker
+joins the game at its next throw (:class:`gammoncam.tracker.Tracker`); a settled
 board that differs from the last one almost everywhere (the camera was bumped or moved) is
 found again, its corners taken in the turn closest to the old ones, or failing that re-fitted
 near the old ones (:func:`vision.corners.refine`). When what is there is not the board as last
@@ -49,6 +51,8 @@ class RecognizerObserver:
         self.bar = None
         self.calibration = None
         self.has_dice = bool(self.recognizer.extras)
+        # Set by the watcher once a game is followed: a calibration from a game in progress is then kept.
+        self.following = False
 
     def calibrate(self, image) -> dict:
         from vision.adapt import calibrate
@@ -70,8 +74,9 @@ class RecognizerObserver:
         return refine(image, self.corners, search=max(6.0, 0.03 * span))
 
     def __call__(self, image, index: int) -> Observation:
-        if self.calibration is None or not self.calibration.accepted:
-            self.calibrate(image)  # until a frame of the opening is seen (a stream joined mid-game)
+        cal = self.calibration
+        if cal is None or not cal.accepted or (cal.in_play and not self.following):
+            self.calibrate(image)  # until a frame of the opening, or of a game in progress followed, is seen
         return self.recognizer(image, self.corners, self.bar, colours=self.calibration.colour_reader(),
                                frame_colours=False)
 
@@ -222,26 +227,33 @@ class Watcher:
                     self.board_lost = None
                     self._emit({"type": "board_back"})
                 calibration = getattr(self.observer, "calibration", None)
-                if calibration is not before and (before is None or calibration.accepted):
-                    # the first calibration, and the first accepted after rejected ones
+                if calibration is not before and (before is None or _kind(calibration) != _kind(before)):
+                    # the first calibration, and each that tells something new (accepted at last,
+                    # from the opening after one from a game in progress)
                     told = calibration.to_json()
                     warning = told.pop("warning")
                     self._emit({"type": "calibration", **told})
                     if not calibration.accepted:
-                        warning = ("the board in view is not a starting position: nothing is followed until a "
-                                   "game is set up, which tells the board's sides and colours")
+                        warning = ("the board in view is neither a starting position nor a game in progress whose "
+                                   "way round its position tells: nothing is followed until one is seen")
                     if warning:
                         self._emit({"type": "warning", "text": warning})
                 if calibration is not None and not calibration.accepted:
-                    continue  # no opening seen yet: which side is whose is not known
+                    continue  # which side is whose is not known yet
                 t1 = time.perf_counter()
                 self.tracker.observe(obs, frame.time, frame.index)
                 stats.track_ms.append((time.perf_counter() - t1) * 1000)
+                if hasattr(self.observer, "following"):
+                    self.observer.following = self.tracker.state.game > 0
             self.tracker.finish()
         finally:
             stats.cpu_s = time.process_time() - cpu0
             stats.wall_s = time.perf_counter() - wall0
         return stats
+
+
+def _kind(calibration) -> tuple:
+    return calibration.accepted, calibration.in_play
 
 
 def warm_up(variant) -> None:

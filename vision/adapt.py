@@ -15,6 +15,14 @@ one frame of it is enough to learn, for this board and camera:
   ones, those tell every opening stack's side surely); otherwise it is reported as rejected with the number
   of locations that disagree, and the caller must not use it silently.
 
+A camera that joins a game in progress sees no opening. Then the board is read as it stands
+(:func:`calibrate` falls back on :func:`_in_play`): the corner order under which the stacks read
+surest, turned half round or not as the position prior says a game is likelier to reach
+(:mod:`vision.position_prior`), accepted only when the prior decides (:data:`DECIDES` nats), the
+reading is a position a game can have, and at most :data:`TOLERANCE` locations read unsurely. Such
+a calibration is marked ``in_play``: the caller keeps looking for the opening until a game is
+followed, and the game it joins is checked by its plays (nothing called before a clearly legal one).
+
 >>> cal = Calibration(np.zeros((4, 2)), 0.09, True, -1.0, 26, field_px=480.0)
 >>> cal.to_json()["accepted"], cal.warning
 (True, None)
@@ -31,7 +39,9 @@ import numpy as np
 
 from vision import checkers
 from vision.layout import Physical, recognizer_form, start_board
-from vision.orientation import best_reading_matches, candidate_orders, expected_classes, log_likelihood
+from vision.orientation import (best_reading_matches, candidate_orders, expected_classes, log_likelihood,
+                                reading_position)
+from vision.position_prior import DECIDES, load_default as position_priors
 from vision.rectify import Field, estimate_bar
 
 # Locations whose best reading may differ from the opening before the calibration is rejected.
@@ -61,6 +71,9 @@ TWIN_ALIKE = 10.0
 # a hand (eval-vision, 1,400 frames), throws were read right 43-69% of the time on fields under
 # 200 px, 71-88% at 200-250 px, 89-92% at 250-300 px and 92-96% wider.
 SMALL_FIELD_PX = 250
+# A location read in play is sure when its best reading has this probability (a board joined in
+# progress has no known position to check the reading against).
+SURE_IN_PLAY = 0.9
 
 
 class CheckerColours:
@@ -181,6 +194,8 @@ class Calibration:
     colours: CheckerColours | None = None  # this board's checker colours
     colours_told: bool = True  # the network tells the colours apart; else they come from ``colours``
     field_px: float = 0.0  # the field's width in the image
+    in_play: bool = False  # learned from a game in progress, not from the opening
+    turn_evidence: float | None = None  # in play: nats for the turn taken over its half-turn
 
     @property
     def warning(self) -> str | None:
@@ -202,6 +217,8 @@ class Calibration:
                 "accepted": self.accepted, "matches": self.matches, "log_likelihood": round(self.log_likelihood, 3),
                 "checker_colours": None if self.colours is None else self.colours.to_json(),
                 "colours_told_by_network": self.colours_told, "field_px": round(self.field_px, 1),
+                "from": "game in progress" if self.in_play else "opening",
+                "turn_evidence": None if self.turn_evidence is None else round(self.turn_evidence, 1),
                 "warning": self.warning}
 
 
@@ -257,8 +274,10 @@ def untold_colours(probs: np.ndarray, crops: np.ndarray) -> CheckerColours | Non
     return colours
 
 
-def calibrate(image: np.ndarray, corners, variant: str, model: checkers.CheckerModel) -> Calibration:
-    """Calibrate from a frame of ``variant``'s starting position seen with the field ``corners``.
+def calibrate(image: np.ndarray, corners, variant: str, model: checkers.CheckerModel,
+              in_play: bool = True) -> Calibration:
+    """Calibrate from a frame of ``variant``'s starting position seen with the field ``corners``
+    or, with ``in_play``, where no opening is seen, from a game in progress (:func:`_in_play`).
 
     The turn and bar are those under which the stacks' counts are likeliest. Long nardy's
     opening looks the same turned half round with the colours exchanged, so between that turn
@@ -291,8 +310,46 @@ def calibrate(image: np.ndarray, corners, variant: str, model: checkers.CheckerM
     probs = seen.probs if told else colours.apply(seen.probs, seen.crops)
     matches = best_reading_matches(probs, expected)
     accepted = matches >= len(expected) - TOLERANCE and (told or colours.separates(seen.crops, expected))
-    return Calibration(seen.order, float(seen.bar), accepted, log_likelihood(probs, expected), matches, colours, told,
-                       Field(seen.order, seen.bar).pixels_per_u())
+    opening = Calibration(seen.order, float(seen.bar), accepted, log_likelihood(probs, expected), matches, colours,
+                          told, Field(seen.order, seen.bar).pixels_per_u())
+    if accepted or not in_play:
+        return opening
+    return _in_play(looks, variant, look) or opening
+
+
+def _in_play(looks: list, variant: str, look) -> Calibration | None:
+    """The calibration of a board in play (no opening in view), or None where it cannot be told:
+    the order under which the stacks read surest and its half-turn, the one the position prior
+    finds likelier by at least :data:`DECIDES` nats; colours as the network tells them or, where
+    it cannot, as the stacks' split colours (:func:`untold_colours`)."""
+    from engine.variant import VARIANTS
+
+    def sure(probs):  # how surely every location is read, whatever its colour
+        count = np.concatenate([probs[:, :1], probs[:, 1:16] + probs[:, 16:31]], axis=1)
+        return float(np.log(np.maximum(count.max(axis=1), 1e-9)).sum())
+
+    seen = max(looks, key=lambda s: sure(s.probs))
+    twin = look(np.roll(seen.order, 2, axis=0), seen.bar)
+    colours = untold_colours(seen.probs, seen.crops)
+    probs = seen.probs if colours is None else colours.apply(seen.probs, seen.crops)
+    classes = probs.argmax(axis=1)
+    position = reading_position(classes, "light", VARIANTS[variant])
+    if position is None or position.shared_points() or position.game_result():
+        return None
+    evidence = float(position_priors()[variant].turn_evidence(position.board))
+    if abs(evidence) < DECIDES:
+        return None
+    if evidence < 0:  # the half-turn is the likelier board: its stacks, read again
+        seen = twin
+        colours = untold_colours(seen.probs, seen.crops)
+        probs = seen.probs if colours is None else colours.apply(seen.probs, seen.crops)
+        classes = probs.argmax(axis=1)
+    sure_reads = int((probs.max(axis=1) >= SURE_IN_PLAY).sum())
+    accepted = sure_reads >= len(classes) - TOLERANCE and reading_position(classes, "light", VARIANTS[variant]) is not None
+    learned = colours if colours is not None else CheckerColours.learn(seen.crops, classes)
+    return Calibration(seen.order, float(seen.bar), accepted, float(np.log(probs.max(axis=1)).sum()), sure_reads,
+                       learned, colours is None, Field(seen.order, seen.bar).pixels_per_u(), in_play=True,
+                       turn_evidence=abs(evidence))
 
 
 @dataclass

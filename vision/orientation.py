@@ -17,7 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.position import Position
 from vision.checkers import CLASSES, LOCATIONS, class_of
+from vision.layout import point_slot
+
+LOCATION_INDEX = {where: i for i, where in enumerate(LOCATIONS)}
+_MAPS: dict = {}
 
 
 def candidate_orders(corners: np.ndarray, quarter_turns: bool = True) -> list[np.ndarray]:
@@ -26,6 +31,34 @@ def candidate_orders(corners: np.ndarray, quarter_turns: bool = True) -> list[np
     reliable long edge)."""
     c = np.asarray(corners, np.float64).reshape(4, 2)
     return [np.roll(c, -k, axis=0) for k in ((0, 2, 1, 3) if quarter_turns else (0, 2))]
+
+
+def location_map(colour: str, variant: str) -> np.ndarray:
+    """For ``colour``'s points 1..24 (index 0..23), the index of their location in LOCATIONS."""
+    key = (colour, variant)
+    if key not in _MAPS:
+        _MAPS[key] = np.array([LOCATION_INDEX[point_slot(colour, p, variant)] for p in range(1, 25)])
+    return _MAPS[key]
+
+
+def reading_position(classes: np.ndarray, mover: str, variant) -> Position | None:
+    """The position (seen from ``mover``, an engine variant) that a reading of every location
+    (a class index each, LOCATIONS order) describes, or None if no position can look like that
+    (more than 15 checkers a side, a bar in long nardy)."""
+    opp = "dark" if mover == "light" else "light"
+    sides = {}
+    for colour in (mover, opp):
+        counts = []
+        for index in location_map(colour, variant.name):
+            c, n = CLASSES[int(classes[index])]
+            counts.append(n if c == colour else 0)
+        c, n = CLASSES[int(classes[LOCATION_INDEX[("bar", colour)]])]
+        bar = n if c == colour else 0
+        if sum(counts) + bar > 15 or (bar and variant.name == "long"):
+            return None
+        sides[colour] = (counts, bar)
+    (m, mb), (o, ob) = sides[mover], sides[opp]
+    return Position(m, o, mover_bar=mb, opponent_bar=ob, variant=variant)
 
 
 def expected_classes(recognized: dict) -> np.ndarray:
@@ -49,5 +82,5 @@ def best_reading_matches(probs: np.ndarray, expected: np.ndarray) -> int:
     return int((probs.argmax(axis=1) == expected).sum())
 
 
-__all__ = ["CLASSES", "candidate_orders", "expected_classes", "log_likelihood",
-           "best_reading_matches"]
+__all__ = ["CLASSES", "LOCATION_INDEX", "candidate_orders", "expected_classes", "location_map",
+           "log_likelihood", "best_reading_matches", "reading_position"]

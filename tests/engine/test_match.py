@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Position
-from engine.match import (CALL_SECTION, CALLS, AcceptResignation, Beaver, Double, Drop, GameStart,
+from engine.match import (CALL_SECTION, CALLS, AcceptResignation, Beaver, Double, Drop, EndUnseen, GameStart,
                           InvalidEventError, MatchState, NewGame, OpeningThrow, Played, Raccoon,
                           Resign, Take, Throw, event_from_json, event_to_json)
 from engine.profiles import InvalidProfileError, profile
@@ -256,3 +256,15 @@ def test_a_start_no_game_can_have_is_bad_input(start, score, why):
 def test_an_unreadable_game_start_is_bad_input(text):
     with pytest.raises(InvalidEventError, match="game start"):
         GameStart.parse(text)
+
+
+def test_a_game_whose_end_was_not_seen_ends_with_no_result():
+    """The board set up again mid-game (a resignation agreed across the table, RULES 4.4, that
+    no camera sees): the game ends with no result and the score stands; the next game starts."""
+    state = at_score((1, 2))
+    state, (ended, again) = run(state, EndUnseen(), EndUnseen())
+    assert ended.accepted and (state.phase, state.result, state.score) == ("game_over", None, (1, 2))
+    assert again.reason == "no_game"
+    state, (new,) = run(state, NewGame())
+    assert new.accepted and state.game == 2 and state.phase == "opening"
+    assert event_from_json(event_to_json(EndUnseen())) == EndUnseen()

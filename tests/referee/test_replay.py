@@ -286,3 +286,18 @@ def test_a_game_joined_in_progress_replays_and_its_fouls_are_called():
     assert "  1)                             41: 24/20 8/7*\n" in text  # Player 2 on roll at the start
     call = only_call(replay_text(text.replace(" 41: 24/20 8/7*", " 42: 24/20 8/7*")))
     assert (call.game, call.turn, call.player, call.kind) == (1, 1, 2, "illegal_play")
+
+
+def test_a_game_with_no_result_ends_unseen_and_the_next_is_judged():
+    """A record whose game stops with no result (a watched game whose end no camera saw, a
+    resignation agreed at the table) and goes on with the next game: a warning, and the next
+    game is judged from its own opening (before: its plays were judged on the unfinished
+    game's board, and its illegal play went uncalled)."""
+    text = ("5 point match\n\n Game 1\n a : 0                       b : 0\n"
+            "  1) 31: 8/5 6/5              52: 13/11 13/8\n\n Game 2\n a : 0                       b : 0\n"
+            "  1) 31: 8/5 6/5              52: 13/11 13/8\n")
+    replay = replay_text(text)
+    assert replay.calls == [] and [w.text for w in replay.warnings] == ["game 1 has no result: taken as ended unseen"]
+    call = only_call(replay_text(text.replace("Game 2\n a : 0                       b : 0\n  1) 31: 8/5 6/5",
+                                              "Game 2\n a : 0                       b : 0\n  1) 31: 8/4 6/5")))
+    assert (call.game, call.turn, call.player, call.kind) == (2, 1, 1, "illegal_play")

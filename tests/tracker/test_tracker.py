@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from engine.position import Position
+from engine.transcript import parse_transcript
 from gammoncam.cli import main
 from gammoncam.tracker import Thresholds, decode, expected_classes
 from vision.dice import honest
@@ -317,12 +318,15 @@ def test_a_stream_that_cuts_away_is_not_read_and_the_game_is_followed_when_it_co
     assert plays == CLIP_PLAYS
 
 
-def test_a_stream_joined_mid_game_is_followed_from_the_next_opening(tmp_path, capsys):
+def test_a_stream_joined_mid_game_joins_the_game_then_follows_the_next(tmp_path, capsys):
     """A stream joined mid-game (the clip's frames 300-545, then its opening again, as when the
-    next game is set up): the first settled board is no opening, so its calibration is rejected
-    and nothing is followed; the board is calibrated again on each settle until the opening is
-    seen, and that game is followed (before: the rejected calibration, its corners turned a
-    quarter round, was kept, so no later game was ever followed)."""
+    next game is set up). The first settled board is no opening: it is calibrated from the game
+    in progress (the position prior tells which way round), and the game is joined at the first
+    throw seen coming to rest on a bare board (not at the 2-2 already lying there at the first
+    look, perhaps played), where it stands: light on roll with 5-5. The board then set up again
+    ends that game unseen (no result, the score stands), and the next game is followed from its
+    opening. Before: nothing was followed until the opening; before the set-up was taken for the
+    end of a game in progress, the opening's plays were recorded as that game's, unclear."""
     import cv2
 
     frames, fps = _clip_frames()
@@ -332,17 +336,23 @@ def test_a_stream_joined_mid_game_is_followed_from_the_next_opening(tmp_path, ca
     for frame in frames[300:] + frames[:300]:
         writer.write(frame)
     writer.release()
-    code = main(["watch", "--video", str(video), "--match", "3", "--json", "--log", str(tmp_path / "log.sqlite")])
+    record = tmp_path / "seen.mat"
+    code = main(["watch", "--video", str(video), "--match", "3", "--json", "--log", str(tmp_path / "log.sqlite"),
+                 "--transcript-out", str(record)])
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert code == 0
     calibrations = [e for e in events if e["type"] == "calibration"]
-    assert [c["accepted"] for c in calibrations] == [False, True]
-    assert "not a starting position" in events[events.index(calibrations[0]) + 1]["text"]
-    assert calibrations[1]["frame"] >= len(frames) - 300
-    kinds = [e["type"] for e in events]
-    assert kinds.index("game_start") > kinds.index("calibration") and "call" not in kinds
+    assert [(c["accepted"], c["from"]) for c in calibrations] == [(True, "game in progress")]
+    kinds = [e["type"] for e in events if e["type"] != "settle"]
+    assert "call" not in kinds and "unclear" not in kinds[kinds.index("game_start"):]
+    joined = next(e for e in events if e["type"] == "game_start")
+    assert joined["player"] == 1 and joined["frame"] < 300
+    assert kinds[kinds.index("game_start") + 3:kinds.index("game_start") + 5] == ["game_end_unseen", "game_start"]
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
-    assert plays == CLIP_PLAYS[:2]
+    assert plays == [(1, [5, 5], "23/13 6/1* 6/1")] + CLIP_PLAYS[:2]
+    games = parse_transcript(record.read_text()).games
+    assert str(games[0].start) == joined["joined"] and games[0].result is None and games[1].start is None
+    assert [a.play for a in games[0].actions] == ["23/13 6/1* 6/1"]
 
 
 def test_the_opponents_legal_play_is_a_missed_turn_not_a_foul():

@@ -129,6 +129,31 @@ def test_calibration_from_opening(recognizer, tmp_path):
 
 
 @needs_model
+@pytest.mark.parametrize("variant", ["backgammon", "long"])
+def test_calibration_from_a_game_in_progress(recognizer, variant):
+    """A camera that joins mid-game sees no opening: the board is read as it stands, and which way
+    round it lies comes from the position prior (vision.position_prior), here from corners given
+    upside down; the calibration says it comes from a game in progress."""
+    from engine.position import Position
+    from vision.adapt import calibrate
+    from vision.synth.render import Stage
+    from vision.synth.scene import Content
+
+    position = Position.start(variant)
+    for k, roll in enumerate([(6, 1), (5, 3), (4, 2), (6, 4), (3, 1), (5, 2), (6, 5), (4, 3)]):
+        plays = position.plays(*roll)
+        position = plays[(7 * k) % len(plays)].position.swapped()  # eight legal plays, both sides
+    rng = np.random.default_rng([SEED, 98])
+    stage = Stage(rng, variant, (1280, 720))
+    img, truth = stage.render(Content(Physical.from_board(position.to_json(), "light"), "light"))
+    field = np.array(truth["field"])
+    cal = calibrate(img, np.roll(field, 2, axis=0), variant, recognizer.checker_model)
+    assert cal.accepted and cal.in_play and cal.to_json()["from"] == "game in progress", cal.to_json()
+    assert np.abs(cal.corners - field).max() < 1e-6 and cal.turn_evidence >= 5
+    assert not calibrate(img, field, variant, recognizer.checker_model, in_play=False).accepted
+
+
+@needs_model
 def test_calibration_learns_colours_the_network_cannot_tell_apart(recognizer, monkeypatch, tmp_path, capsys):
     """Issue 6 item 4: white and ivory checkers, both "light" to the network. The opening
     teaches this board's two colours; light is the whiter side, and a later position's
