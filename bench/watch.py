@@ -13,9 +13,13 @@ Runs ``gammoncam watch`` (trained recognizer, no oracle) on a video written by
   render made not to count (its truth) against the re-roll calls.
 
     gammoncam synth video --transcript T.txt --seed 5003 --out vid --max-turns 16 --fps 30
-    PYTHONPATH=. python bench/watch.py vid T.txt --turns 16 [--game 1] [--json]
+    PYTHONPATH=. python bench/watch.py vid T.txt --turns 16 [--game 1] [--join-at FRAME] [--json]
 
 A later game (``--game``) of a match is watched with the score it began at (``watch --score``).
+``--join-at`` watches the video from that frame on, as a stream joined mid-game: the record then
+begins where the tracker joined (its ``Start`` tag), and is compared with the source's turns from
+the one that begins at that position (``join_turn``; None when no turn of the source does: the
+game was joined at a position misread).
 """
 
 from __future__ import annotations
@@ -38,11 +42,15 @@ from engine.transcript import parse_transcript  # noqa: E402
 from gammoncam.cli import main as gammoncam  # noqa: E402
 
 
-def turns_as_positions(actions, variant) -> list[tuple]:
-    """(side, dice, position after) for each play, and (side, kind) for each cube action."""
+def turns_as_positions(actions, variant, start=None, befores: list | None = None) -> list[tuple]:
+    """(side, dice, position after) for each play, and (side, kind) for each cube action; from
+    ``start`` (a record begun in progress) when given. ``befores`` gets (side, position before)
+    for each turn."""
     out = []
-    pos = Position.start(variant)
+    pos = start.position if start is not None else Position.start(variant)
     for a in actions:
+        if befores is not None and a.kind in ("play", "double", "take", "drop", "beaver"):
+            befores.append((a.side, pos))
         if a.kind == "play":
             if a.play is None:
                 break  # a throw never played ends what the video can show
@@ -73,12 +81,31 @@ def invalid_throws(frames_path: Path) -> list[float]:
     return times
 
 
+def cut(video: Path, frame: int, out: Path) -> float:
+    """Write ``video`` from ``frame`` on to ``out``; the time cut off, in seconds."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(video))
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, frame)
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    while True:
+        ok, image = cap.read()
+        if not ok:
+            break
+        writer.write(image)
+    writer.release()
+    return frame / fps
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("video_dir")
     ap.add_argument("transcript")
     ap.add_argument("--game", type=int, default=1)
     ap.add_argument("--turns", type=int, help="the --max-turns the video was rendered with")
+    ap.add_argument("--join-at", type=int, metavar="FRAME", help="watch from this frame on (joined mid-game)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     vdir = Path(args.video_dir)
@@ -94,9 +121,12 @@ def main() -> int:
             joined.append("--crawford-played")
     with tempfile.TemporaryDirectory() as tmp:
         seen_path = Path(tmp) / "seen.mat"
+        video, t0 = vdir / "game.mp4", 0.0
+        if args.join_at:
+            video, t0 = Path(tmp) / "joined.mp4", cut(vdir / "game.mp4", args.join_at, Path(tmp) / "joined.mp4")
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
-            code = gammoncam(["watch", "--video", str(vdir / "game.mp4"), "--corners-file", str(vdir / "stage.json"),
+            code = gammoncam(["watch", "--video", str(video), "--corners-file", str(vdir / "stage.json"),
                               "--variant", source.variant.name, "--match", str(source.match_length), "--json",
                               "--stats", "--log", str(Path(tmp) / "log.sqlite"),
                               "--transcript-out", str(seen_path), *joined])
@@ -105,11 +135,18 @@ def main() -> int:
         seen = parse_transcript(seen_path.read_text())
     # The render's truth: throws that came to rest not counting (RULES 2.3), each matched by a
     # re-roll call at most REROLL_WITHIN seconds later.
-    invalid = invalid_throws(vdir / "frames.jsonl")
+    invalid = [t - t0 for t in invalid_throws(vdir / "frames.jsonl") if t >= t0]
     rerolls = [e["t"] for e in events if e["type"] == "call" and e["kind"] == "reroll"]
-    want = turns_as_positions(source.games[args.game - 1].actions, source.variant)
-    got = turns_as_positions(seen.games[0].actions, source.variant) if seen.games else []
+    befores: list = []
+    want = turns_as_positions(source.games[args.game - 1].actions, source.variant, befores=befores)
+    got = turns_as_positions(seen.games[0].actions, source.variant, seen.games[0].start) if seen.games else []
     shown = want[:args.turns] if args.turns else want
+    join_turn = None
+    if seen.games and seen.games[0].start is not None:
+        start = seen.games[0].start
+        join_turn = next((k for k, (side, pos) in enumerate(befores[:len(shown)])
+                          if side == start.on_roll and pos == start.position), None)
+        shown = shown[join_turn:] if join_turn is not None else []
     right = sum(a == b for a, b in zip(got, shown))
     first_wrong = next((i for i, (a, b) in enumerate(zip(got, shown)) if a != b), None)
     # A call rejects an event (an illegal double is not recorded), which shifts the turns after
@@ -125,6 +162,8 @@ def main() -> int:
         "latency_ms_median": s["latency_ms_median"], "latency_ms_max": s["latency_ms_max"],
         "turns_shown": len(shown), "turns_recorded": len(got), "turns_right": right, "turns_found_in_order": found,
         "first_wrong_turn": first_wrong, "record_equals_source": got == shown,
+        "join_at": args.join_at, "join_turn": join_turn,
+        "joined_frame": next((e["frame"] + (args.join_at or 0) for e in events if e.get("joined")), None),
         "calls": [{k: e.get(k) for k in ("t", "kind", "reason", "player")} for e in events if e["type"] == "call"],
         "unclear": sum(e["type"] == "unclear" for e in events),
         "rerolls_thrown": len(invalid),

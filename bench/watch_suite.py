@@ -6,7 +6,10 @@ each report goes to ``OUT/wSEED.json`` and one line per game is printed, with th
 recorded right, the calls made, the re-rolls the render made against those called, and the
 re-roll calls that match no throw that did not count.
 
-    PYTHONPATH=. python bench/watch_suite.py --out runs/suite [--only 7419,7501] [--render-only]
+    PYTHONPATH=. python bench/watch_suite.py --out runs/suite [--only 7419,7501] [--render-only] [--join-at 0.4]
+
+``--join-at SHARE`` watches each game from that share of its frames on, as a stream joined
+mid-game (``bench/watch.py --join-at``): turns are counted from the one the tracker joined at.
 """
 
 from __future__ import annotations
@@ -72,9 +75,12 @@ def render(spec: dict, vdir: Path) -> None:
     scratch.rmdir()
 
 
-def follow(spec: dict, vdir: Path) -> dict:
+def follow(spec: dict, vdir: Path, join_at: float | None = None) -> dict:
+    joined = []
+    if join_at:
+        joined = ["--join-at", str(int(join_at * sum(1 for _ in open(vdir / "frames.jsonl"))))]
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "watch.py"), str(vdir), str(source_file(spec, vdir)),
-                          "--turns", str(spec["turns"]), "--game", str(spec["game"]), "--json"],
+                          "--turns", str(spec["turns"]), "--game", str(spec["game"]), "--json", *joined],
                          capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     if out.returncode != 0 or not out.stdout.strip():
         sys.exit(f"watch_suite: {spec['seed']}: bench/watch.py failed: {out.stderr.strip().splitlines()[-1:]}")
@@ -84,7 +90,11 @@ def follow(spec: dict, vdir: Path) -> dict:
 def line(seed: int, r: dict) -> str:
     calls = ", ".join(f"{c['kind']}({c['reason']}) p{c['player']} {c['t']:.0f}s" for c in r["calls"]
                       if c["kind"] != "reroll")
-    return (f"{seed}  turns {r['turns_right']:>2}/{r['turns_shown']:<2} in order {r['turns_found_in_order']:>2}  "
+    joined = ""
+    if r.get("join_at"):
+        joined = (f"joined at turn {r['join_turn']} (frame {r['joined_frame']})  " if r["join_turn"] is not None
+                  else f"joined {'at a position misread' if r['joined_frame'] else 'never'}  ")
+    return (f"{seed}  {joined}turns {r['turns_right']:>2}/{r['turns_shown']:<2} in order {r['turns_found_in_order']:>2}  "
             f"re-rolls {r['rerolls_called']}/{r['rerolls_thrown']} (unmatched {r['reroll_calls_unmatched']})  "
             f"unclear {r['unclear']:>2}  latency {r['latency_ms_median']}/{r['latency_ms_max']} ms  "
             f"other calls: {calls or 'none'}")
@@ -95,6 +105,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "runs" / "suite"), help="where renders and reports are kept")
     ap.add_argument("--only", help="comma-separated seeds")
     ap.add_argument("--render-only", action="store_true")
+    ap.add_argument("--join-at", type=float, metavar="SHARE", help="watch each game from this share of its frames on")
     args = ap.parse_args()
     out = Path(args.out)
     chosen = specs()
@@ -109,8 +120,9 @@ def main() -> int:
             render(spec, vdir)
         if args.render_only:
             continue
-        report = follow(spec, vdir)
-        (out / f"w{spec['seed']}.json").write_text(json.dumps(report, indent=1))
+        report = follow(spec, vdir, args.join_at)
+        name = f"w{spec['seed']}" + (f"_join{args.join_at}" if args.join_at else "")
+        (out / f"{name}.json").write_text(json.dumps(report, indent=1))
         print(line(spec["seed"], report), flush=True)
         for key in totals:
             totals[key] += (sum(c["kind"] != "reroll" for c in report["calls"]) if key == "other_calls"

@@ -409,6 +409,30 @@ def opponent_played(before: Position, after: Position) -> bool:
     return any(theirs.check(d1, d2, seen).legal for d1, d2 in ROLLS)
 
 
+def danced_between(before: Position, dice: tuple, after: Position) -> tuple | None:
+    """A roll that explains ``after`` (seen from the mover) as two turns of the mover with a dance
+    of the opponent's between them, all unseen but the last throw: the roll of the first turn,
+    or None. Only an opponent on the bar can dance, and a dance moves nothing of theirs, so the
+    board shows no sign of the two turns missed (vid 7311 joined mid-game: light's 3-1 read as a
+    glimpse and dark's 6-4 dance across both halves; light's 6-5 then judged from before the 3-1,
+    a false call).
+
+    >>> before = Position([0, 2, 2, 2, 2, 2, 2] + [0] * 16 + [3], [0] * 23 + [14], opponent_bar=1)
+    >>> after = before.apply("24/18 24/21").apply("21/19 19/18")  # a 6-3 unseen, a dance, then a 2-1
+    >>> danced_between(before, (2, 1), after) in {(6, 3), (5, 4)}, danced_between(before, (2, 1), before.apply("24/1"))
+    (True, None)
+    """
+    if not before.opponent_bar:
+        return None
+    for roll in ROLLS:
+        for play in before.plays(*roll):
+            middle = play.position
+            theirs = middle.swapped()
+            if middle.check(*dice, after).legal and any(not theirs.plays(*r)[0].steps for r in ROLLS):
+                return roll
+    return None
+
+
 def passes_through(before: Position, roll: tuple, middle: Position, after: Position) -> bool:
     """Whether some order of the roll's steps leads from ``before`` through ``middle`` to
     ``after`` (all seen from the mover; blocked points aside: ``after`` is a legal play of the
@@ -497,10 +521,13 @@ class Tracker:
     # Long nardy's first game starts with its first throw (RULES 2.2): True once the starting
     # position was seen while no game is in progress, so a first turn made unseen can be read.
     set_up: bool = False
-    # A settled board with no dice on it was seen while no game is followed: dice that come to
-    # rest after it are a throw to join a game in progress at (:meth:`_join`); dice already
-    # lying there when watching began may be a throw already played.
-    bare_board: bool = False
+    # The last settled board with no dice on it while no game is followed (each location's
+    # reading): dice that come to rest on that same board are a throw to join a game in progress
+    # at (:meth:`_join`); dice already lying there when watching began, or lying on a board
+    # changed since, may be a throw already played.
+    bare_board: np.ndarray | None = None
+    # A game joined in progress whose record no clearly legal play has confirmed yet.
+    joined: bool = False
     last_logp: np.ndarray | None = None
     # Places off the board where finds lie: [field (u, v), first seen, last seen] (:meth:`_on_the_table`).
     off_board: list = field(default_factory=list)
@@ -564,7 +591,7 @@ class Tracker:
             self.cube_seen = cube
         dice = read_dice(obs)
         if dice is None and self.state.phase in ("ready", "game_over"):
-            self.bare_board = True
+            self.bare_board = free_reading(logp)[0]
         if dice == "unsure":
             self.last_look = lone_die(obs) or self.last_look
             self._note_path(logp)
@@ -664,18 +691,18 @@ class Tracker:
         start = Position.start(self.state.variant)
         return self.state.position != start and self.state.before not in (start, start.swapped())
 
-    def _end_unseen(self) -> None:
-        """The board was set up again while the game was in progress, its end unseen (a resignation
-        agreed at the table, or a game joined in progress and conceded): the game ends with no result
-        recorded, and what waited for it (a play unclear, a throw held) goes with it."""
+    def _end_unseen(self, why: str = "the board was set up again before the game was seen to end") -> None:
+        """The game in progress ends with no result recorded, its end unseen: the board was set up
+        again (a resignation agreed at the table), or a game joined turned out not followed. What
+        waited for it (a play unclear, a throw held) goes with it."""
         self.pending = self.held = self.unseen = self.dice_seen = self.last_look = self.left_unplayed = None
-        self.glimpses, self.unseen_path = [], []
-        self._submit(EndUnseen(), inferred="the board was set up again before the game was seen to end")
+        self.glimpses, self.unseen_path, self.joined = [], [], False
+        self._submit(EndUnseen(), inferred=why)
 
     def _new_game(self, first: int | None = None) -> None:
         self._submit(NewGame(first=first, **(self.joined_at if self.state.game == 0 else {})))
         self.pending = None
-        self.in_sync = True
+        self.in_sync, self.joined = True, False
 
     def _join(self, logp: np.ndarray, thrower: int | None, info: dict) -> bool:
         """Join the game in progress on view at a throw (a camera that came in mid-game): it
@@ -684,9 +711,10 @@ class Tracker:
         frame 1500: dice lying there from a play already made were joined as a new throw, and the
         record ran a turn behind the board), and on a board read surely everywhere that a game can
         have; the record then waits for a clearly legal play before anything is called (``in_sync``)."""
-        if thrower is None or not self.bare_board or self._at_start(logp):
-            return False
         classes = free_reading(logp)[0]
+        if (thrower is None or self.bare_board is None or (classes != self.bare_board).any()
+                or self._at_start(logp)):
+            return False
         position = reading_position(classes, COLOUR[thrower], self.state.variant)
         if (position is None or position.shared_points() or position.game_result()
                 or float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE):
@@ -703,7 +731,7 @@ class Tracker:
         except InvalidEventError as exc:  # a cube read turned in what the score makes the Crawford game
             self.note("unclear", what=f"a game in progress that cannot be joined: {exc}", **info)
             return False
-        self.pending, self.in_sync, self.set_up, self.bare_board = None, False, True, False
+        self.pending, self.in_sync, self.set_up, self.bare_board, self.joined = None, False, True, None, True
         return True
 
     # -- throws ---------------------------------------------------------------------------
@@ -737,6 +765,12 @@ class Tracker:
             self._resolve_held(logp)
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
         info = {"dice": list(dice.values), "player": None if thrower is None else thrower + 1}
+        if self.pending is not None and self.pending.unplayed and thrower in (None, self.state.on_roll) and self.joined:
+            # In a game joined in progress, dice picked up unplayed and thrown again tell more
+            # likely of a join at a throw already played (vid 7305: read only after its play)
+            # than of a re-roll: the game is left, to be joined again at a throw seen landing.
+            self._end_unseen("the game joined was not followed: its first throw was picked up unplayed")
+            return
         if self.pending is not None and self.pending.unplayed and thrower in (None, self.state.on_roll):
             self.pending = None  # the throw picked up unplayed did not count: a re-roll (RULES 2.3)
             self._submit(Throw(*self.state.dice, valid=False), dice=list(self.state.dice),
@@ -814,7 +848,7 @@ class Tracker:
         last, self.left_unplayed = self.left_unplayed, None
         if (last is None or last.counts > RETHROWN or last.same_throw(dice) or dice.thrower is None
                 or last.thrower != dice.thrower or self.held is not None or self.unseen is not None
-                or self.state.phase not in ("turn", "played")):
+                or self.state.phase not in ("turn", "played") or self.joined):
             return
         if COLOUR[self._due()[0]] == dice.thrower:  # nothing played: judged while the dice were gone
             # a die alone is logged as thrown twice (the referee's throw has two dice); the event
@@ -1111,6 +1145,9 @@ class Tracker:
             self.note("dice_misread", dice=list(p.dice), likely=list(roll), **decision.to_json())
         elif opponent_played(p.before, decision.position):
             self.note("turn_missed", player=self.state.on_roll + 1, **decision.to_json())
+        elif (first := danced_between(p.before, p.dice, decision.position)) is not None:
+            self.note("turns_missed", player=self.state.on_roll + 1, rolls=list(first), what="the player's turn "
+                      "and the other's dance went unseen", **decision.to_json())
         elif p.before.check(*p.dice, decision.position).reason == "opponent_moved":
             # The other player's checkers moved, not by a hit (RULES 3.3): players move their
             # own checkers, so that is the other's turn begun on top of this one, their throw
@@ -1128,6 +1165,7 @@ class Tracker:
         self.stats[decision.kind if decision.kind != "unclear" else "benefit_of_doubt"] += 1
         if decision.kind != "illegal":
             self.in_sync = decision.kind == "legal"
+        self.joined = self.joined and decision.kind != "legal"
         self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)
 
     def _retry(self, logp: np.ndarray) -> None:

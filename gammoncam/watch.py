@@ -9,9 +9,8 @@ Everything the tracker sees and every call goes to ``emit`` as a dict with the f
 Without corners given, the board is found (:func:`vision.corners.find_corners`) on the first
 frames, twice a second of video until it is. With the real recognizer, settled frames calibrate
 (:mod:`vision.adapt`: orientation, colours, bar) until one shows the opening or, joined mid-game,
-a game in progress whose way round its position tells; such a calibration is made again on
-every settle until a game is followed (the opening, if it comes first, wins), and the tracker
-joins the game at its next throw (:class:`gammoncam.tracker.Tracker`); a settled
+a game in progress whose way round its position tells (the tracker then joins the game at a
+throw, :class:`gammoncam.tracker.Tracker`); a settled
 board that differs from the last one almost everywhere (the camera was bumped or moved) is
 found again, its corners taken in the turn closest to the old ones, or failing that re-fitted
 near the old ones (:func:`vision.corners.refine`). When what is there is not the board as last
@@ -51,8 +50,6 @@ class RecognizerObserver:
         self.bar = None
         self.calibration = None
         self.has_dice = bool(self.recognizer.extras)
-        # Set by the watcher once a game is followed: a calibration from a game in progress is then kept.
-        self.following = False
 
     def calibrate(self, image) -> dict:
         from vision.adapt import calibrate
@@ -74,9 +71,8 @@ class RecognizerObserver:
         return refine(image, self.corners, search=max(6.0, 0.03 * span))
 
     def __call__(self, image, index: int) -> Observation:
-        cal = self.calibration
-        if cal is None or not cal.accepted or (cal.in_play and not self.following):
-            self.calibrate(image)  # until a frame of the opening, or of a game in progress followed, is seen
+        if self.calibration is None or not self.calibration.accepted:
+            self.calibrate(image)  # until a frame of the opening, or of a game in progress, tells the board
         return self.recognizer(image, self.corners, self.bar, colours=self.calibration.colour_reader(),
                                frame_colours=False)
 
@@ -243,8 +239,6 @@ class Watcher:
                 t1 = time.perf_counter()
                 self.tracker.observe(obs, frame.time, frame.index)
                 stats.track_ms.append((time.perf_counter() - t1) * 1000)
-                if hasattr(self.observer, "following"):
-                    self.observer.following = self.tracker.state.game > 0
             self.tracker.finish()
         finally:
             stats.cpu_s = time.process_time() - cpu0

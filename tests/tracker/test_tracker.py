@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine.match import GameStart
 from engine.position import Position
 from engine.transcript import parse_transcript
 from gammoncam.cli import main
@@ -368,6 +369,32 @@ def test_the_opponents_legal_play_is_a_missed_turn_not_a_foul():
     assert not opponent_played(start, broken)
 
 
+def test_two_turns_with_a_dance_between_unseen_are_not_a_foul():
+    """The mover's own turn and the opponent's dance (on the bar, shut out) both went unseen: the
+    board then shows two of the mover's turns, which no one roll makes, and nothing of the
+    opponent's moved. Not a foul: unclear (vid 7311 joined mid-game: a false call before)."""
+    from engine.match import GameStart, NewGame
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Pending, Tracker
+
+    rng = np.random.default_rng(5)
+    before = Position([0, 2, 2, 2, 2, 2, 2] + [0] * 16 + [3], [0] * 23 + [14], opponent_bar=1)
+    after = before.apply("24/18 24/21").apply("21/19 19/18")  # a 6-3 unseen, dark shut out, a 2-1
+    referee = Referee(profile("tournament", match_length=5))
+    referee.submit(NewGame(start=GameStart(before, on_roll=0)))
+    seen = []
+    tracker = Tracker(referee, seen.append)
+    logp = _observation_of(after, "light", rng)
+    assert decode(before, (2, 1), "light", logp).kind == "illegal"  # the rules alone: a foul
+    assert tracker._decode(Pending(before, (2, 1), "light", logp), logp).kind == "unclear"
+    assert [e["type"] for e in seen] == ["turns_missed"]
+    assert not tracker.in_sync  # the record may be behind the board: nothing is called till they agree
+    tracker.in_sync = True
+    foul = _observation_of(before.apply("24/21 24/22"), "light", rng)  # 3-2 played for a 2-1: no two turns make that
+    assert tracker._decode(Pending(before, (2, 1), "light", foul), foul).kind == "illegal"
+
+
 def _look(position_from_light, rng, dice=(), half="right", valid=1.0):
     """A settled observation of a board with dice read surely lying in ``half``, the throw
     counting with probability ``valid``."""
@@ -415,6 +442,27 @@ def _two_turns(seed: int) -> tuple:
     dark_played = light_played.swapped().apply("24/18 13/9").swapped()
     return look, [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
                   look(dark_played, (6, 4), "left"), look(dark_played)], dark_played
+
+
+def test_a_game_in_progress_is_joined_only_at_dice_landing_on_the_board_last_seen_bare(tmp_path):
+    """Watching begins mid-game. Dice read on a board that changed since it was last seen bare
+    may be a throw already played (vid 7305: light's 6-2 read only after its play, joined as a
+    new throw, the record a turn behind the board and a false re-roll call): no join. Dark's
+    throw landing on the board as last seen bare is joined there, dark on roll; dark's play and
+    light's next turn are then followed, nothing called."""
+    look, _, middle = _two_turns(3)
+    before = middle.apply("13/10 13/9")  # light's 4-3, never seen thrown
+    dark = before.swapped().apply("13/8 13/11").swapped()  # dark's 5-2
+    light = dark.apply("10/4 9/4")  # light's 6-5
+    events, referee = _tracked(tmp_path, [look(middle), look(before, (4, 3)), look(before), look(before, (5, 2), "left"),
+                                          look(dark, (5, 2), "left"), look(dark), look(dark, (6, 5)), look(light),
+                                          look(light, (2, 1), "left")])
+    kinds = [e["type"] for e in events]
+    assert kinds[:2] == ["unclear", "game_start"] and "call" not in kinds
+    joined = events[1]
+    assert joined["player"] == 2 and GameStart.parse(joined["joined"]).position == before.swapped()
+    plays = [(e["player"], e["dice"], e["play"], e["decision"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, [5, 2], "13/11 13/8", "legal"), (1, [6, 5], "10/4 9/4", "legal")]
 
 
 def test_a_turn_never_seen_is_read_from_the_board_when_the_next_throw_comes(tmp_path):
