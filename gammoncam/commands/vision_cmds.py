@@ -88,7 +88,7 @@ def _recognize(args) -> int:
 
         if not args.variant:
             raise UsageError("--opening needs --variant (whose starting position the frame shows)")
-        cal = calibrate(image, corners, args.variant, rec.checker_model)
+        cal = calibrate(image, corners, args.variant, rec.checker_model, in_play=False)  # verify the opening itself
         print(json.dumps(cal.to_json()))
         if cal.warning:
             print(f"gammoncam recognize: warning: {cal.warning}", file=sys.stderr)

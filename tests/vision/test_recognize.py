@@ -130,7 +130,7 @@ def test_calibration_from_opening(recognizer, tmp_path):
 
 @needs_model
 @pytest.mark.parametrize("variant", ["backgammon", "long"])
-def test_calibration_from_a_game_in_progress(recognizer, variant):
+def test_calibration_from_a_game_in_progress(recognizer, variant, tmp_path, capsys):
     """A camera that joins mid-game sees no opening: the board is read as it stands, and which way
     round it lies comes from the position prior (vision.position_prior), here from corners given
     upside down; the calibration says it comes from a game in progress."""
@@ -151,6 +151,10 @@ def test_calibration_from_a_game_in_progress(recognizer, variant):
     assert cal.accepted and cal.in_play and cal.to_json()["from"] == "game in progress", cal.to_json()
     assert np.abs(cal.corners - field).max() < 1e-6 and cal.turn_evidence >= 5
     assert not calibrate(img, field, variant, recognizer.checker_model, in_play=False).accepted
+    cv2.imwrite(str(tmp_path / "in_play.png"), img)  # `recognize --opening` verifies the opening itself
+    corners = ",".join(f"{v:.2f}" for v in field.ravel())
+    assert main(["recognize", str(tmp_path / "in_play.png"), "--corners", corners, "--opening", "--variant", variant]) == 1
+    assert "do not show the starting position" in capsys.readouterr().err
 
 
 @needs_model
