@@ -321,7 +321,8 @@ def corner_refinement(directory: Path, noise_px: float = 3.0, limit: int | None 
 def calibration_check(n: int = 20, seed: int = 777, recognizer=None) -> dict:
     """Calibrate on ``n`` rendered opening positions (both variants, new boards), corners given
     turned half round on every other frame: how often the calibration is accepted, how often it
-    finds the right corner order, and how often a frame that is *not* the opening is rejected."""
+    finds the right corner order, and how often a frame that is *not* the opening is rejected as
+    one (``in_play=False``: a game in progress is calibrated otherwise, :func:`vision.adapt.calibrate`)."""
     from vision.adapt import calibrate
     from vision.layout import Physical, start_board
     from vision.recognize import Recognizer
@@ -341,7 +342,7 @@ def calibration_check(n: int = 20, seed: int = 777, recognizer=None) -> dict:
         accepted += cal.accepted
         right_order += bool(np.abs(cal.corners - field).max() < 1e-6)
         other, _ = stage.render(Content(Physical.from_board(random_board(rng, variant), "light"), "light"))
-        rejected_other += not calibrate(other, field, variant, rec.checker_model).accepted
+        rejected_other += not calibrate(other, field, variant, rec.checker_model, in_play=False).accepted
     return {"frames": n, "accepted": accepted / n, "right_corner_order": right_order / n,
             "non_opening_rejected": rejected_other / n}
 
