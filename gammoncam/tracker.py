@@ -732,6 +732,11 @@ class Tracker:
             self.note("unclear", what=f"a game in progress that cannot be joined: {exc}", **info)
             return False
         self.pending, self.in_sync, self.set_up, self.bare_board, self.joined = None, False, True, None, True
+        if self.state.game == 1 and not self.joined_at and self.referee.profile.is_match:
+            # 0-0 is the score under which no double is called dead (RULES 6.3) nor in the
+            # Crawford game (6.2): the permissive reading, and the record says it
+            self.note("warning", text="a match game joined in progress with no score given: the score is taken "
+                                      "as 0-0 (watch --score L,D says it)")
         return True
 
     # -- throws ---------------------------------------------------------------------------

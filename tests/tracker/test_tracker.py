@@ -344,7 +344,8 @@ def test_a_stream_joined_mid_game_joins_the_game_then_follows_the_next(tmp_path,
     assert code == 0
     calibrations = [e for e in events if e["type"] == "calibration"]
     assert [(c["accepted"], c["from"]) for c in calibrations] == [(True, "game in progress")]
-    kinds = [e["type"] for e in events if e["type"] != "settle"]
+    assert any("taken as 0-0" in e["text"] for e in events if e["type"] == "warning")  # no --score given
+    kinds = [e["type"] for e in events if e["type"] not in ("settle", "warning")]
     assert "call" not in kinds and "unclear" not in kinds[kinds.index("game_start"):]
     joined = next(e for e in events if e["type"] == "game_start")
     assert joined["player"] == 1 and joined["frame"] < 300
