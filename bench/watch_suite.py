@@ -94,7 +94,8 @@ def line(seed: int, r: dict) -> str:
     if r.get("join_at"):
         joined = (f"joined at turn {r['join_turn']} (frame {r['joined_frame']})  " if r["join_turn"] is not None
                   else f"joined {'at a position misread' if r['joined_frame'] else 'never'}  ")
-    return (f"{seed}  {joined}turns {r['turns_right']:>2}/{r['turns_shown']:<2} in order {r['turns_found_in_order']:>2}  "
+    return (f"{seed}  {joined}turns {r['turns_right']:>2}/{r['turns_shown']:<2} "
+            f"in order {r['turns_found_in_order']:>2}  "
             f"re-rolls {r['rerolls_called']}/{r['rerolls_thrown']} (unmatched {r['reroll_calls_unmatched']})  "
             f"unclear {r['unclear']:>2}  latency {r['latency_ms_median']}/{r['latency_ms_max']} ms  "
             f"other calls: {calls or 'none'}")

@@ -65,8 +65,8 @@ from typing import Callable
 
 import numpy as np
 
-from engine.match import (Beaver, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame, OpeningThrow, Played, Take,
-                          Throw)
+from engine.match import (Beaver, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame, OpeningThrow,
+                          Played, Take, Throw)
 from engine.position import Position
 from vision.checkers import LOCATIONS
 from vision.dice import throw_valid
@@ -419,8 +419,10 @@ def danced_between(before: Position, dice: tuple, after: Position) -> tuple | No
 
     >>> before = Position([0, 2, 2, 2, 2, 2, 2] + [0] * 16 + [3], [0] * 23 + [14], opponent_bar=1)
     >>> after = before.apply("24/18 24/21").apply("21/19 19/18")  # a 6-3 unseen, a dance, then a 2-1
-    >>> danced_between(before, (2, 1), after) in {(6, 3), (5, 4)}, danced_between(before, (2, 1), before.apply("24/1"))
-    (True, None)
+    >>> danced_between(before, (2, 1), after) in {(6, 3), (5, 4)}
+    True
+    >>> danced_between(before, (2, 1), before.apply("24/21 24/22")) is None  # a 3-2 played for a 2-1
+    True
     """
     if not before.opponent_bar:
         return None
@@ -707,10 +709,11 @@ class Tracker:
     def _join(self, logp: np.ndarray, thrower: int | None, info: dict) -> bool:
         """Join the game in progress on view at a throw (a camera that came in mid-game): it
         begins where the board stands, the thrower on roll, the cube as it lies (at a player's
-        side: theirs, RULES 5.3). Only on dice seen coming to rest on a bare board (vid 5003 cut at
-        frame 1500: dice lying there from a play already made were joined as a new throw, and the
-        record ran a turn behind the board), and on a board read surely everywhere that a game can
-        have; the record then waits for a clearly legal play before anything is called (``in_sync``)."""
+        side: theirs, RULES 5.3). Only on dice seen coming to rest on the board as it was last seen
+        bare (dice lying there when watching began, vid 5003 cut at frame 1500, or read only after
+        their play, vid 7305, were a throw already played: joined as a new one, the record ran a
+        turn behind the board), and on a board read surely everywhere that a game can have; the
+        record then waits for a clearly legal play before anything is called (``in_sync``)."""
         classes = free_reading(logp)[0]
         if (thrower is None or self.bare_board is None or (classes != self.bare_board).any()
                 or self._at_start(logp)):
@@ -770,13 +773,14 @@ class Tracker:
             self._resolve_held(logp)
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
         info = {"dice": list(dice.values), "player": None if thrower is None else thrower + 1}
-        if self.pending is not None and self.pending.unplayed and thrower in (None, self.state.on_roll) and self.joined:
+        unplayed = self.pending is not None and self.pending.unplayed and thrower in (None, self.state.on_roll)
+        if unplayed and self.joined:
             # In a game joined in progress, dice picked up unplayed and thrown again tell more
             # likely of a join at a throw already played (vid 7305: read only after its play)
             # than of a re-roll: the game is left, to be joined again at a throw seen landing.
             self._end_unseen("the game joined was not followed: its first throw was picked up unplayed")
             return
-        if self.pending is not None and self.pending.unplayed and thrower in (None, self.state.on_roll):
+        if unplayed:
             self.pending = None  # the throw picked up unplayed did not count: a re-roll (RULES 2.3)
             self._submit(Throw(*self.state.dice, valid=False), dice=list(self.state.dice),
                          player=self.state.on_roll + 1, why="picked up unplayed and thrown again: the throw did not count")
@@ -1258,5 +1262,5 @@ class Tracker:
         self.note("cube_moved", value=v1, location=loc1)
 
 
-_EVENT_TYPE = {"EndUnseen": "game_end_unseen", "NewGame": "game_start", "OpeningThrow": "opening", "Throw": "throw", "Played": "play",
-               "Double": "double", "Take": "take", "Drop": "drop", "Beaver": "beaver"}
+_EVENT_TYPE = {"EndUnseen": "game_end_unseen", "NewGame": "game_start", "OpeningThrow": "opening", "Throw": "throw",
+               "Played": "play", "Double": "double", "Take": "take", "Drop": "drop", "Beaver": "beaver"}

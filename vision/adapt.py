@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from engine.variant import VARIANTS
 from vision import checkers
 from vision.layout import Physical, recognizer_form, start_board
 from vision.orientation import (best_reading_matches, candidate_orders, expected_classes, log_likelihood,
@@ -322,17 +323,18 @@ def _in_play(looks: list, variant: str, look) -> Calibration | None:
     the order under which the stacks read surest and its half-turn, the one the position prior
     finds likelier by at least :data:`DECIDES` nats; colours as the network tells them or, where
     it cannot, as the stacks' split colours (:func:`untold_colours`)."""
-    from engine.variant import VARIANTS
 
     def sure(probs):  # how surely every location is read, whatever its colour
         count = np.concatenate([probs[:, :1], probs[:, 1:16] + probs[:, 16:31]], axis=1)
         return float(np.log(np.maximum(count.max(axis=1), 1e-9)).sum())
 
+    def read(seen):  # the split colours (None: the network's), the probabilities, the best readings
+        colours = untold_colours(seen.probs, seen.crops)
+        probs = seen.probs if colours is None else colours.apply(seen.probs, seen.crops)
+        return colours, probs, probs.argmax(axis=1)
+
     seen = max(looks, key=lambda s: sure(s.probs))
-    twin = look(np.roll(seen.order, 2, axis=0), seen.bar)
-    colours = untold_colours(seen.probs, seen.crops)
-    probs = seen.probs if colours is None else colours.apply(seen.probs, seen.crops)
-    classes = probs.argmax(axis=1)
+    colours, probs, classes = read(seen)
     position = reading_position(classes, "light", VARIANTS[variant])
     if position is None or position.shared_points() or position.game_result():
         return None
@@ -340,12 +342,11 @@ def _in_play(looks: list, variant: str, look) -> Calibration | None:
     if abs(evidence) < DECIDES:
         return None
     if evidence < 0:  # the half-turn is the likelier board: its stacks, read again
-        seen = twin
-        colours = untold_colours(seen.probs, seen.crops)
-        probs = seen.probs if colours is None else colours.apply(seen.probs, seen.crops)
-        classes = probs.argmax(axis=1)
+        seen = look(np.roll(seen.order, 2, axis=0), seen.bar)
+        colours, probs, classes = read(seen)
     sure_reads = int((probs.max(axis=1) >= SURE_IN_PLAY).sum())
-    accepted = sure_reads >= len(classes) - TOLERANCE and reading_position(classes, "light", VARIANTS[variant]) is not None
+    accepted = (sure_reads >= len(classes) - TOLERANCE
+                and reading_position(classes, "light", VARIANTS[variant]) is not None)
     learned = colours if colours is not None else CheckerColours.learn(seen.crops, classes)
     return Calibration(seen.order, float(seen.bar), accepted, float(np.log(probs.max(axis=1)).sum()), sure_reads,
                        learned, colours is None, Field(seen.order, seen.bar).pixels_per_u(), in_play=True,
