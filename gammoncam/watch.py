@@ -223,9 +223,8 @@ class Watcher:
                     self.board_lost = None
                     self._emit({"type": "board_back"})
                 calibration = getattr(self.observer, "calibration", None)
-                if calibration is not before and (before is None or _kind(calibration) != _kind(before)):
-                    # the first calibration, and each that tells something new (accepted at last,
-                    # from the opening after one from a game in progress)
+                if calibration is not before and (before is None or (calibration.accepted and not before.accepted)):
+                    # the first calibration, and the first accepted after rejected ones
                     told = calibration.to_json()
                     warning = told.pop("warning")
                     self._emit({"type": "calibration", **told})
@@ -244,10 +243,6 @@ class Watcher:
             stats.cpu_s = time.process_time() - cpu0
             stats.wall_s = time.perf_counter() - wall0
         return stats
-
-
-def _kind(calibration) -> tuple:
-    return calibration.accepted, calibration.in_play
 
 
 def warm_up(variant) -> None:
