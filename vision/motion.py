@@ -8,7 +8,8 @@ warped to a small grey image (192x128 by default). Three numbers come from that 
   previous frame;
 - *foreign*: the share that differ by more than ``delta`` from the last *settled* image. A hand,
   a sleeve or a cup over the board covers far more of it than a moved checker or a pair of dice,
-  so a large foreign share is read as "hands over the board";
+  so a large foreign share reaching in from the edge of the view (an arm comes from outside) is
+  read as "hands over the board";
 - *settled*: no motion for ``quiet`` consecutive frames (a time, so it does not depend on the
   frame rate) and no hand over the board. :attr:`GateReading.settled_now` is true on the one frame
   where the board becomes settled: the frame to recognise.
@@ -64,12 +65,16 @@ class SettleGate:
     still (0.0004, about 10 pixels: a quarter of a small die, so dice still sliding to rest keep
     the board unsettled; at 0.0008 a blue die 14 px across on a far board, moving 20 px a frame,
     settled the board twice in one rendered game and its throw was called as off the board);
-    ``hand``: the foreign share above which a hand is over the board; ``hand_quiet_s``: how long
-    such a still image must stay still to be taken (a hand at rest, a cup, a re-lit board). The
-    foreign share is measured against the last settled image, so a settle missed lets changes
-    pile up (dice picked up, checkers moved) until only that wait can take the board again: at
-    1 s, longer than the pause between turns, a close view whose two dice alone are 3.5% of the
-    image went 16 s unsettled through two whole turns (vid 7419).
+    ``hand``: the foreign share above which a hand is over the board, when at least half of it
+    touches the edge of the view (:meth:`_reaches_in`); ``hand_quiet_s``: how long such a still
+    image must stay still to be taken (a hand at rest, a board moved or re-lit). The foreign
+    share is measured against the last settled image, so a settle missed lets changes pile up
+    (dice picked up, checkers moved) until only that wait can take the board again: at 1 s,
+    longer than the pause between turns, a close view whose two dice alone are 3.5% of the image
+    went 16 s unsettled through two whole turns (vid 7419). Such changes lie inside the view,
+    apart from its edge, so they no longer count as a hand at all (before, every throw that
+    landed away from the last one in that view waited the 0.6 s, and its call came 0.7 s after
+    the board settled).
     """
 
     def __init__(self, corners, fps: float = 30.0, *, margin: float = 0.12, quiet_s: float = 0.1,
@@ -86,6 +91,7 @@ class SettleGate:
         """Follow the board to a new place in the image (after re-localisation)."""
         self.corners = np.asarray(corners, np.float64).reshape(4, 2)
         self.homography = self._homography(self.corners)
+        self.edge = None  # (frame size, the view's edge within such a frame), made on the first frame
         self.reset()
 
     def _homography(self, corners) -> np.ndarray:
@@ -108,6 +114,20 @@ class SettleGate:
                                     flags=cv2.INTER_LINEAR)
         grey = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
         return cv2.GaussianBlur(grey, (3, 3), 0)
+
+    def _reaches_in(self, changed: np.ndarray, frame_shape: tuple) -> float:
+        """The share of the view in changed regions (``changed``, 0/1) that touch its edge, where
+        the frame ends (a close view warps part of its margin from outside the frame) or the view
+        does: an arm reaching over the board, not dice or checkers moved on it."""
+        if self.edge is None or self.edge[0] != frame_shape[:2]:
+            inside = np.full((frame_shape[0] // SHRINK, frame_shape[1] // SHRINK), 255, np.uint8)
+            inside = cv2.warpPerspective(inside, self.homography, SIZE, flags=cv2.INTER_NEAREST)
+            rim = (inside > 0) & ~(cv2.erode(inside, np.ones((5, 5), np.uint8), borderValue=0) > 0)
+            self.edge = (frame_shape[:2], rim)
+        edge = self.edge[1]
+        _, regions = cv2.connectedComponents(cv2.dilate(changed, np.ones((3, 3), np.uint8)))
+        touching = np.unique(regions[edge & (regions > 0)])
+        return float(np.isin(regions, touching).mean()) if len(touching) else 0.0
 
     def foreign_at(self, frame: np.ndarray, corners) -> float:
         """The share of the board's image at ``corners`` in ``frame`` that differs from the last
@@ -132,14 +152,17 @@ class SettleGate:
         else:
             motion = float((cv2.absdiff(grey, self.previous) > self.delta).mean())
         self.previous = grey
-        foreign = 0.0 if self.reference is None else float((cv2.absdiff(grey, self.reference) > self.delta).mean())
-        hands = foreign > self.hand
+        foreign, hands = 0.0, False
+        if self.reference is not None:
+            changed = (cv2.absdiff(grey, self.reference) > self.delta).astype(np.uint8)
+            foreign = float(changed.mean())
+            hands = foreign > self.hand and self._reaches_in(changed, frame.shape) > self.hand / 2
         if motion <= self.still:
             self.still_frames += 1
         else:
             self.still_frames = 0
-        # A still image that differs a lot from the last settled one is a hand at rest, a cup, a
-        # board moved or re-lit: wait for it to stay still much longer before taking it.
+        # A still image that differs a lot from the last settled one, from the edge in, is a hand
+        # at rest or a board moved or re-lit: wait for it to stay still much longer before taking it.
         needed = self.hand_quiet if hands else self.quiet
         settled = self.still_frames >= needed
         settled_now = settled and not self.was_settled
