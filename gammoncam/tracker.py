@@ -367,7 +367,17 @@ def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
 
 
 def roll_probabilities(faces: tuple) -> dict:
-    """Each roll (larger die first) and its probability from the two dice's faces."""
+    """Each roll (larger die first) and its probability from the two dice's faces, or from one
+    die's with the other unseen: a roll of two numbers shows either on the die seen, a double
+    its one, so a face f makes each of the six rolls with an f 1/6 likely.
+
+    >>> p = roll_probabilities((np.array([0.5, 0.0, 0.0, 0.0, 0.5, 0.0]),))
+    >>> round(p[(5, 1)], 3), round(p[(1, 1)], 3), round(p[(4, 2)], 3), round(sum(p.values()), 3)
+    (0.167, 0.083, 0.0, 1.0)
+    """
+    if len(faces) == 1:
+        (a,) = faces
+        return {(d1, d2): float(a[d1 - 1] + (a[d2 - 1] if d1 != d2 else 0.0)) / 6 for d1, d2 in ROLLS}
     a, b = faces
     return {(d1, d2): float(a[d1 - 1] * b[d2 - 1] + (a[d2 - 1] * b[d1 - 1] if d1 != d2 else 0.0))
             for d1, d2 in ROLLS}
@@ -595,7 +605,13 @@ class Tracker:
         if dice is None and self.state.phase in ("ready", "game_over"):
             self.bare_board = free_reading(logp)[0]
         if dice == "unsure":
-            self.last_look = lone_die(obs) or self.last_look
+            lone = lone_die(obs)
+            if lone is not None:
+                # one die found (two lying touching read as one, or one hidden): it still tells
+                # which of the rolls that make an unseen play was thrown (vid 7511: a 5-1 whose
+                # dice touched, read as one die showing 1 or 5; its 24/18 was recorded as a 4-2)
+                self._glimpse(lone)
+            self.last_look = lone or self.last_look
             self._note_path(logp)
             return
         if dice is not None and not dice.faces_sure:
@@ -747,7 +763,10 @@ class Tracker:
         if self.dice_seen is not None and self.dice_seen.same_throw(dice):
             return  # a look at a throw already seen (a hand over a die) tells nothing new
         same = [g for g in self.glimpses if g.same_throw(dice)]
-        look = same[0].seen_again(dice) if same else dice
+        look = dice
+        if same:  # the clearer look at each die, and two dice seen over one
+            look = (same[0].seen_again(dice) if len(same[0].faces) == len(dice.faces)
+                    else max(same[0], dice, key=lambda g: len(g.faces)))
         self.glimpses = [g for g in self.glimpses if not g.same_throw(dice)][-1:] + [look]
 
     def _throw(self, dice: DiceReading, logp: np.ndarray) -> None:
@@ -1006,7 +1025,7 @@ class Tracker:
     def _dance_glimpsed(self, side: int, before: Position, thrown: DiceReading | None):
         """(the likeliest roll, the glimpse, every roll) of a dance by ``side`` from ``before``
         that a glimpse of their throw makes at least :data:`DANCE_GLIMPSED` likely, or None."""
-        glimpse = next((g for g in reversed(self.glimpses) if g.thrower == COLOUR[side]
+        glimpse = next((g for g in reversed(self.glimpses) if g.thrower == COLOUR[side] and len(g.faces) == 2
                         and (thrown is None or not g.same_throw(thrown))), None)
         if glimpse is None:
             return None
