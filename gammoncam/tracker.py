@@ -996,6 +996,10 @@ class Tracker:
         danced = self._dance_glimpsed(side, before, thrown)
         if danced is None:
             return False
+        self._record_dance(side, before, danced, logp)
+        return True
+
+    def _record_dance(self, side: int, before: Position, danced: tuple, logp: np.ndarray) -> None:
         roll, glimpse, dances = danced
         self.glimpses = []
         self.note("turn_missed", player=side + 1, decision="legal", rolls=[list(r) for r in dances],
@@ -1003,29 +1007,42 @@ class Tracker:
         self._submit(Throw(*roll), dice=list(roll), player=side + 1, inferred="glimpsed: no play was possible")
         self._play(decode(before, roll, COLOUR[side], logp, self.thresholds), side, roll,
                    inferred="glimpsed: no play was possible")
-        return True
 
     def _played_before_danced(self, dice: DiceReading, logp: np.ndarray) -> None:
         """The player due throws while the board already shows a play of theirs, clearly legal
         for some roll, and the other player was glimpsed throwing since, a roll that leaves them
         no play: the due player's last turn went unseen (its dice only glimpsed, no settle
         without dice before the next throw) and the other player danced. Both are recorded
-        before this throw (vid 7311: light's two plays were judged as one, a false call)."""
+        before this throw (vid 7311: light's two plays were judged as one, a false call).
+
+        The due player's two turns in a row tell that the other's came between, so a glimpse of
+        dice across both halves (a thrower not told) is taken for the dance's too (vid 7311
+        joined mid-game: dark's 6-4 dance lay across the halves; light's 3-1 and 6-5 were judged
+        as one play, unclear, and the record stayed off the board for the rest of the game)."""
         if (dice.thrower is None or self.state.phase not in ("turn", "played")
                 or COLOUR.index(dice.thrower) != self._due()[0] or not self._board_moved(logp)):
             return
         side, before = self._due()
-        read = self._read_off_board([(side, before, roll) for roll in ROLLS], logp, dice)
-        if read.decision.kind != "legal" or self._dance_glimpsed(1 - side, read.decision.position.swapped(), dice) is None:
+        options = [(side, before, roll) for roll in ROLLS]
+        read = self._read_off_board(options, logp, dice)
+        if read.decision.kind != "legal":
             return
+        after = read.decision.position.swapped()
+        danced = self._dance_glimpsed(1 - side, after, dice, either_half=True)
+        if danced is None:
+            return
+        if read.glimpse is danced[1]:  # the dance's dice tell nothing of the due player's roll
+            read = self._read_off_board(options, logp, dice, danced[1])
         self.unseen = read
         self._settle_unseen()
-        self._missed_dance(logp, dice)
+        self._record_dance(1 - side, after, danced, logp)
 
-    def _dance_glimpsed(self, side: int, before: Position, thrown: DiceReading | None):
+    def _dance_glimpsed(self, side: int, before: Position, thrown: DiceReading | None, either_half: bool = False):
         """(the likeliest roll, the glimpse, every roll) of a dance by ``side`` from ``before``
-        that a glimpse of their throw makes at least :data:`DANCE_GLIMPSED` likely, or None."""
-        glimpse = next((g for g in reversed(self.glimpses) if g.thrower == COLOUR[side] and len(g.faces) == 2
+        that a glimpse of their throw (or, ``either_half``, of dice across both halves) makes at
+        least :data:`DANCE_GLIMPSED` likely, or None."""
+        glimpse = next((g for g in reversed(self.glimpses) if len(g.faces) == 2
+                        and (g.thrower == COLOUR[side] or (either_half and g.thrower is None))
                         and (thrown is None or not g.same_throw(thrown))), None)
         if glimpse is None:
             return None
@@ -1107,11 +1124,13 @@ class Tracker:
                          inferred="the throw was not seen")
         self._play(read.decision, read.side, read.roll, inferred="the throw was not seen")
 
-    def _read_off_board(self, options: list, logp: np.ndarray, thrown: DiceReading | None = None) -> UnseenTurn:
+    def _read_off_board(self, options: list, logp: np.ndarray, thrown: DiceReading | None = None,
+                        other: DiceReading | None = None) -> UnseenTurn:
         """Of ``options`` ((side, board before, roll) for a throw never seen), the play that best
         explains the board, and of the rolls that make it, the one a glimpse of the unseen dice
         makes likeliest, or without one the likeliest thrown (3-1 rather than 1-1 for 8/5 6/5:
-        a roll of two numbers comes twice as often as a double, vid 7305)."""
+        a roll of two numbers comes twice as often as a double, vid 7305). Neither ``thrown``
+        nor ``other`` (a glimpse known to be another turn's) is taken for the unseen dice."""
         found = [(decision.margin, side, roll, decision) for side, before, roll in options
                  for decision in [decode(before, roll, COLOUR[side], logp, self.thresholds)]]
         _, side, roll, decision = min(found, key=lambda f: f[0])
@@ -1123,7 +1142,7 @@ class Tracker:
         if through and len(through) < len(rolls):
             rolls = through
         glimpse = next((g for g in reversed(self.glimpses) if (thrown is None or not g.same_throw(thrown))
-                        and g.thrower in (None, COLOUR[side])), None)
+                        and g is not other and g.thrower in (None, COLOUR[side])), None)
         if rolls:
             roll = max(rolls, key=(CHANCE if glimpse is None else roll_probabilities(glimpse.faces)).get)
         return UnseenTurn(side, roll, decision, tuple(rolls), glimpse)

@@ -917,10 +917,17 @@ def test_a_dance_glimpsed_after_a_turn_read_off_the_board(tmp_path):
         obs.throw_valid = 1.0
         return obs
 
+    across = _look(played, rng)  # dark's dice lying across both halves: the thrower not told
+    across.dice = [{**d, "uv": [0.4 + 0.2 * k, 0.4], "half": ("left", "right")[k]} for k, d in enumerate(glimpse.dice)]
+    across.throw_valid = 0.0
+
     # with a settle between light's play and dark's throw (the turn read off the board then),
-    # and without one (light's dice glimpsed through the play, then dark's)
+    # and without one (light's dice glimpsed through the play, then dark's, in dark's half or
+    # across both: light throwing again tells that dark's turn came between, vid 7311 joined)
     for looks in ([_look(closed, rng), _look(played, rng), glimpse, _look(played, rng), _look(played, rng, (4, 2))],
                   [_look(closed, rng), light_glimpsed(closed), light_glimpsed(played), glimpse,
+                   _look(played, rng, (4, 2))],
+                  [_look(closed, rng), light_glimpsed(closed), light_glimpsed(played), across,
                    _look(played, rng, (4, 2))]):
         referee = Referee.open(tmp_path / f"log{len(looks)}{id(looks)}.sqlite",
                                profile("money", variant="backgammon", condone=True))
