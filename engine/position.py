@@ -263,14 +263,28 @@ class Position:
 
         When nothing can be played the list holds one play with no steps.
         """
+        ws, boards = self._enumerate(d1, d2)
+        steps, nsteps = ws[kernels.W_RES_STEPS], ws[kernels.W_RES_N]
+        return [Play(_steps(steps[k], nsteps[k]), Position._of_board(boards[k], self.variant))
+                for k in range(len(boards))]
+
+    def play_boards(self, d1: int, d2: int) -> np.ndarray:
+        """The results of :meth:`plays` as kernel boards, one row each, in the same order and
+        without the moves: the batch form, for scoring every result at once (building a
+        :class:`Play` for each costs more than finding them all).
+
+        >>> Position.start().play_boards(6, 6).shape
+        (11, 50)
+        """
+        return self._enumerate(d1, d2)[1]
+
+    def _enumerate(self, d1: int, d2: int) -> tuple[np.ndarray, np.ndarray]:
         d1, d2 = validate_dice(d1, d2)
         self.validate()
         ws = workspace()
         boards = np.empty((kernels.MAX_PLAYS, kernels.BOARD_SIZE), np.int8)
         count = kernels.enumerate_plays(ws, self._board, d1, d2, self.variant.rules_array, boards)
-        steps, nsteps = ws[kernels.W_RES_STEPS], ws[kernels.W_RES_N]
-        return [Play(_steps(steps[k], nsteps[k]), Position._of_board(boards[k], self.variant))
-                for k in range(count)]
+        return ws, boards[:count]
 
     def check(self, d1: int, d2: int, after: "Position") -> Verdict:
         """Is ``self`` -> ``after`` a legal play of ``d1-d2`` (RULES 3.9)?

@@ -162,23 +162,22 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
     'legal'
     """
     variant = before.variant
-    plays = before.plays(*dice)
-    boards = np.stack([p.position.board for p in plays])
+    boards = before.play_boards(*dice)
     classes = expected_classes(boards, mover, variant.name)
     ll = logp[np.arange(logp.shape[0]), classes].sum(axis=1)
     k = int(np.argmax(ll))
-    best = plays[k].position
+    best = Position.from_board(boards[k], variant)
     free, ll_free = free_reading(logp)
     margin = ll_free - float(ll[k])
     if margin <= thresholds.legal:
-        return Decision("legal", best, margin, len(plays), best)
+        return Decision("legal", best, margin, len(boards), best)
     reading = reading_position(free, mover, variant)
     differ = np.nonzero(free != classes[k])[0]
     confident = bool(np.all(np.exp(logp[differ, free[differ]]) >= thresholds.confident))
     possible = reading is not None and _possible(before, reading)
     if margin >= thresholds.call and confident and possible:
-        return Decision("illegal", reading, margin, len(plays), best)
-    return Decision("unclear", best, margin, len(plays), best)
+        return Decision("illegal", reading, margin, len(boards), best)
+    return Decision("unclear", best, margin, len(boards), best)
 
 
 def _possible(before: Position, after: Position) -> bool:

@@ -82,6 +82,19 @@ def test_crafted_positions_agree_with_gnubg(name):
         assert our_results(pos, d1, d2) == gnubg_results(pos, d1, d2), (name, d1, d2)
 
 
+def test_play_boards_are_the_plays_results_in_order(positions):
+    """The batch form the tracker scores (``play_boards``) holds exactly the results of
+    ``plays``, row for row, the crafted extremes included (a closed board: the board as it was;
+    the 2,137 results of the largest roll)."""
+    rng = random.Random(11)
+    for pos in positions[::10] + list(CRAFTED.values()):
+        d1, d2 = rng.choice(ROLLS)
+        for roll in ((d1, d2), (1, 1)):
+            boards = pos.play_boards(*roll)
+            assert boards.dtype == np.int8 and boards.shape[1] == 50
+            assert [Position.from_board(b) for b in boards] == [p.position for p in pos.plays(*roll)]
+
+
 def test_the_largest_roll_fits_the_buffers():
     assert len(CRAFTED["high_branching"].plays(1, 1)) == 2137
 
