@@ -72,9 +72,8 @@ class SettleGate:
     (dice picked up, checkers moved) until only that wait can take the board again: at 1 s,
     longer than the pause between turns, a close view whose two dice alone are 3.5% of the image
     went 16 s unsettled through two whole turns (vid 7419). Such changes lie inside the view,
-    apart from its edge, so they no longer count as a hand at all (before, every throw that
-    landed away from the last one in that view waited the 0.6 s, and its call came 0.7 s after
-    the board settled).
+    apart from its edge, so they are no hand (counted as one, each throw in that view waited the
+    0.6 s, and its call came 0.7 s after the board stilled).
     """
 
     def __init__(self, corners, fps: float = 30.0, *, margin: float = 0.12, quiet_s: float = 0.1,
