@@ -483,19 +483,28 @@ def test_a_turn_never_seen_is_read_from_the_board_when_the_next_throw_comes(tmp_
     assert not [e for e in events if e["type"] == "call"] and referee.state.on_roll == 0
 
 
-def test_a_glimpse_of_an_unseen_throw_tells_which_roll_made_the_play(tmp_path):
-    """Dark's 6-1 was only glimpsed (the 6 read half as a 3) and its play, 13/6, is one that
-    4-3 and 5-2 make too: of those rolls, the glimpse's is recorded (vid 7119 recorded 4-3)."""
+def _glimpsed_turn(dark_play: str, glimpse_of) -> list:
+    """The looks at light's 3-1 opening (8/5 6/5), dark's throw only glimpsed (the look that
+    ``glimpse_of(look, board)`` makes), dark's play ``dark_play`` and light's next throw, 5-2."""
     rng = np.random.default_rng(9)
     look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
     start = Position.start()
     light_played = start.apply("8/5 6/5")
-    dark_played = light_played.swapped().apply("13/6")
-    glimpse = look(light_played, (6, 1), "left")
-    glimpse.dice[0]["faces"] = honest(np.array([0.03, 0.0, 0.40, 0.0, 0.07, 0.50]))  # a 6, or a 3
-    glimpse.dice[1]["faces"] = honest(np.array([0.93, 0.03, 0.04, 0.0, 0.0, 0.0]))
-    looks = [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played), glimpse,
-             look(dark_played.swapped()), look(dark_played.swapped(), (5, 2))]
+    dark_played = light_played.swapped().apply(dark_play).swapped()
+    return [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
+            glimpse_of(look, light_played), look(dark_played), look(dark_played, (5, 2))]
+
+
+def test_a_glimpse_of_an_unseen_throw_tells_which_roll_made_the_play(tmp_path):
+    """Dark's 6-1 was only glimpsed (the 6 read half as a 3) and its play, 13/6, is one that
+    4-3 and 5-2 make too: of those rolls, the glimpse's is recorded (vid 7119 recorded 4-3)."""
+    def glimpse_of(look, board):
+        glimpse = look(board, (6, 1), "left")
+        glimpse.dice[0]["faces"] = honest(np.array([0.03, 0.0, 0.40, 0.0, 0.07, 0.50]))  # a 6, or a 3
+        glimpse.dice[1]["faces"] = honest(np.array([0.93, 0.03, 0.04, 0.0, 0.0, 0.0]))
+        return glimpse
+
+    looks = _glimpsed_turn("13/6", glimpse_of)
     events, referee = _tracked(tmp_path, looks)
     missed = next(e for e in events if e["type"] == "turn_missed")
     assert missed["rolls"] == [[4, 3], [5, 2], [6, 1]] and missed["glimpse"] == [6, 1]
@@ -512,18 +521,14 @@ def test_one_die_glimpsed_tells_which_roll_made_an_unseen_play(tmp_path):
     """Dark's 5-1 lay with its dice touching, found as one die read 1 or 5 (vid 7511), and its
     play, 13/7, is one that 4-2 makes too: the roll with the numbers the die was read as is
     recorded, not the first of the two (a die seen alone shows either number of its roll)."""
-    rng = np.random.default_rng(9)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    light_played = start.apply("8/5 6/5")
-    dark_played = light_played.swapped().apply("13/7")
-    one_die = look(light_played, (1, 5), "left")
-    one_die.dice = one_die.dice[:1]
-    one_die.dice[0]["faces"] = honest(np.array([0.45, 0.05, 0.1, 0.04, 0.3, 0.06]))
-    one_die.throw_valid = 0.0
-    looks = [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played), one_die,
-             look(dark_played.swapped()), look(dark_played.swapped(), (5, 2))]
-    events, referee = _tracked(tmp_path, looks)
+    def one_die(look, board):
+        glimpse = look(board, (1, 5), "left")
+        glimpse.dice = glimpse.dice[:1]
+        glimpse.dice[0]["faces"] = honest(np.array([0.45, 0.05, 0.1, 0.04, 0.3, 0.06]))
+        glimpse.throw_valid = 0.0
+        return glimpse
+
+    events, referee = _tracked(tmp_path, _glimpsed_turn("13/7", one_die))
     missed = next(e for e in events if e["type"] == "turn_missed")
     assert missed["rolls"] == [[4, 2], [5, 1]] and missed["glimpse"] == [1]
     assert [e["dice"] for e in events if e["type"] == "throw"] == [[5, 1], [5, 2]]
