@@ -418,6 +418,23 @@ def opponent_played(before: Position, after: Position) -> bool:
     return any(theirs.check(d1, d2, seen).legal for d1, d2 in ROLLS)
 
 
+def mover_reached(before: Position, after: Position) -> bool:
+    """Whether the mover's checkers in ``after`` (both seen from the mover) lie where some play
+    of theirs from ``before``, or none, puts them, but for checkers of theirs hit since: the
+    other player's turn may have begun on top, or gone by, and their checkers are not looked at.
+
+    >>> start = Position.start()
+    >>> played = start.apply("8/5 6/5")
+    >>> begun = played.swapped().apply("24/18").swapped()  # the other player's turn begun on top
+    >>> mover_reached(start, begun), mover_reached(start, played.apply("13/10"))
+    (True, False)
+    """
+    now = after.board[0:25].astype(np.int16)
+    ends = np.concatenate([before.board[None]] + [before.play_boards(*roll) for roll in ROLLS])[:, 0:25]
+    hit = ends[:, 0:24].astype(np.int16) - now[0:24]
+    return bool(((hit >= 0).all(axis=1) & (now[24] - ends[:, 24] == hit.sum(axis=1))).any())
+
+
 def danced_between(before: Position, dice: tuple, after: Position) -> tuple | None:
     """A roll that explains ``after`` (seen from the mover) as two turns of the mover with a dance
     of the opponent's between them, all unseen but the last throw: the roll of the first turn,
@@ -521,9 +538,10 @@ class Tracker:
     # make the same play; a glimpse of a 6 or a 3 and a 1 tells 6-1).
     glimpses: list = field(default_factory=list)
     unseen: UnseenTurn | None = None  # a turn read off the board, its throw unseen, until it is surely over
-    # The boards read with confidence while that turn was made (each location's reading as a
-    # class): a board seen mid-turn tells which of the rolls that make the play was thrown.
-    unseen_path: list = field(default_factory=list)
+    # The boards read with confidence while a turn not yet recorded was made (its throw unseen,
+    # or held as unsure; each location's reading as a class): a board seen mid-turn tells which
+    # of the rolls that make the play was thrown (:meth:`_through_path`).
+    turn_path: list = field(default_factory=list)
     # The latest look at a throw not recorded (a glimpse, or a die seen alone), and that look
     # once a settled board showed the dice gone: if its thrower throws again with nothing
     # played, that throw did not count (:meth:`_rethrown`).
@@ -636,6 +654,7 @@ class Tracker:
         if dice is not None and seen is not None and dice.same_throw(seen):
             self.dice_seen = self._taken_as_counting(seen.seen_again(dice), logp)
             if self.held is not None:
+                self._note_path(logp)
                 self.held = self.dice_seen
                 if (self.state.phase != "opening" and self.held.valid_sure
                         and ((self.held.likely()[1] >= HOLD and len(self.held.rolls_read()) == 1)
@@ -648,13 +667,14 @@ class Tracker:
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
             self._throw(dice, logp)
-            self.glimpses, self.unseen_path = [], []  # what they could tell of a turn unseen was told by now
+            self.glimpses, self.turn_path = [], []  # what they could tell of a turn unseen was told by now
             self.last_look = self.left_unplayed = None
             self.dice_seen = dice
         elif dice is None and seen is not None:
             self._picked_up(logp)
             self.dice_seen = None
-        elif dice is None:
+            self._record_lost(logp)
+        elif dice is None and not self._record_lost(logp):
             self._unseen_turn(logp)
 
     def _on_the_table(self, obs: Observation) -> Observation:
@@ -713,8 +733,39 @@ class Tracker:
         again (a resignation agreed at the table), or a game joined turned out not followed. What
         waited for it (a play unclear, a throw held) goes with it."""
         self.pending = self.held = self.unseen = self.dice_seen = self.last_look = self.left_unplayed = None
-        self.glimpses, self.unseen_path, self.joined = [], [], False
+        self.glimpses, self.turn_path, self.joined = [], [], False
         self._submit(EndUnseen(), inferred=why)
+
+    def _record_lost(self, logp: np.ndarray) -> bool:
+        """Whether the record, out of sync (a play taken on the benefit of the doubt), has lost
+        the board for good: a bare board read surely everywhere (as a game is joined,
+        :data:`JOIN_SURE`) that is surely not the position before the turn on hand (the player
+        due's, or the play left unclear) and on which no play of that player's puts their
+        checkers where they lie (:func:`mover_reached`; several turns went unseen, or a game was
+        joined at a misread position; vid 7311 joined at 40%: three turns unseen in a row left
+        the record off the board for the rest of the game, every play unclear). The game is then ended unseen and joined again at the next throw
+        that lands on this board (:meth:`_join`): a record with a gap the official can see,
+        rather than one that stays wrong. One look is enough (between turns players leave one
+        settle without dice, often none: vid 7311), since the join asks the throw to land on
+        the board read alike everywhere: one misread look does not restart the game's record."""
+        if (self.in_sync or self.held is not None or self.unseen is not None
+                or (self.pending is None and self.state.phase not in ("turn", "played"))):
+            return False
+        if self.pending is not None:
+            before, mover = self.pending.before, self.pending.mover
+        else:
+            due, before = self._due()
+            mover = COLOUR[due]
+        classes = free_reading(logp)[0]
+        position = reading_position(classes, mover, self.state.variant)
+        if (float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE or position is None
+                or position.shared_points() or position.game_result()
+                or self._margin(before, mover, logp) < self.thresholds.call
+                or mover_reached(before, position)):
+            return False
+        self._end_unseen("the record lost the board (turns went unseen): the game is joined again at the next throw")
+        self.bare_board = classes
+        return True
 
     def _new_game(self, first: int | None = None) -> None:
         self._submit(NewGame(first=first, **(self.joined_at if self.state.game == 0 else {})))
@@ -784,7 +835,7 @@ class Tracker:
             if over:  # the turn read off the board is over (a dance is recorded below, :meth:`_missed_dance`)
                 self._settle_unseen()
             else:
-                self.unseen, self.unseen_path = None, []  # the player's own dice, read at last: their turn is followed as seen
+                self.unseen, self.turn_path = None, []  # the player's own dice, read at last: their turn is followed as seen
         elif self.held is None and self.pending is None and self.in_sync:
             self._played_before_danced(dice, logp)
         if self.held is not None:
@@ -915,7 +966,7 @@ class Tracker:
                      player=None if thrower is None else thrower + 1, **info)
 
     def _roll_explaining(self, before: Position, mover: str, dice: DiceReading, logp: np.ndarray,
-                         rolls: tuple = ROLLS) -> tuple:
+                         rolls: tuple = ROLLS, path: tuple = ()) -> tuple:
         """Of ``rolls``, the one that with its likeliest legal play best explains the dice's
         faces and the board together (log-probability of the roll from the faces, less the
         play's margin). Rolls the faces all but rule out (under :data:`MISREAD_FLOOR`, and read
@@ -924,18 +975,28 @@ class Tracker:
         dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the reading, a
         3-1's 20). When the play is illegal under every roll the faces allow, the roll the
         faces tell: a foul is judged against it (how near another roll's legal plays come to
-        the board says nothing of what was thrown: vid 5303 recorded 6-4 for 6-1)."""
+        the board says nothing of what was thrown: vid 5303 recorded 6-4 for 6-1).
+
+        Of the rolls allowed whose likeliest play is that clearly legal play, those that lead
+        through the boards seen mid-turn (``path``) come first (:meth:`_through_path`): 13/4 is
+        a 6-3's and a 5-4's, but 13/7 then 7/4 only a 6-3's, however likelier the faces make 5-4."""
         if len(dice.faces) != 2:
             return dice.values
         chance = roll_probabilities(dice.faces)
         read = dice.rolls_read()
         explained = [(float(np.log(max(chance[roll], 1e-300))) - decision.margin,
-                      chance[roll] >= MISREAD_FLOOR or roll in read, roll)
+                      chance[roll] >= MISREAD_FLOOR or roll in read, roll, decision)
                      for roll in rolls for decision in [decode(before, roll, mover, logp, self.thresholds)]
                      if decision.kind != "illegal"]
-        if any(allowed for _, allowed, _ in explained):
-            return max(explained)[2]
-        return max(rolls, key=chance.get)
+        if not any(allowed for _, allowed, _, _ in explained):
+            return max(rolls, key=chance.get)
+        best = max(explained, key=lambda e: e[0])
+        if best[3].kind != "legal":
+            return best[2]
+        same = [e for e in explained if (e[1] or e is best) and e[3].kind == "legal"
+                and e[3].position == best[3].position]
+        through = self._through_path(before, mover, [e[2] for e in same], best[3].position, path)
+        return max((e for e in same if e[2] in through), key=lambda e: e[0])[2]
 
     def _resolve_held(self, logp: np.ndarray) -> None:
         """The turn of a throw held as unsure (or an opening held as first read after the board
@@ -944,10 +1005,11 @@ class Tracker:
         A throw that may not have counted (a die perhaps cocked), picked up with the board as it
         was though the roll could be played, did not count: the players threw again (RULES 2.3)."""
         held, self.held = self.held, None
+        path, self.turn_path = self.turn_path, []  # the boards seen on the way were this turn's
         state = self.state
         if state.phase == "opening":  # each player's die, light's first; the higher moves first (RULES 2.1)
             first = COLOUR.index(held.thrower) if held.thrower else 0
-            d1, d2 = self._roll_explaining(state.position, COLOUR[first], held, logp, OPENING_ROLLS)
+            d1, d2 = self._roll_explaining(state.position, COLOUR[first], held, logp, OPENING_ROLLS, path)
             self._submit(OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1), dice=[d1, d2],
                          player=first + 1, read=list(held.values), resolved="the roll that explains the play")
             self._end_play(logp)
@@ -960,7 +1022,7 @@ class Tracker:
             self._submit_throw(held.likely()[0], replace(held, valid=False),
                                why="picked up unplayed: the throw did not count")
             return
-        best = self._roll_explaining(before, mover, held, logp)
+        best = self._roll_explaining(before, mover, held, logp, path=path)
         likely, p = held.likely()
         if best != likely:  # no call, but the official is told (vid 5303: a 6-1 read, a 6-2 played)
             self.note("unclear", what="the play fits a roll the dice were read less likely to show",
@@ -1095,16 +1157,27 @@ class Tracker:
             self.unseen = read
 
     def _note_path(self, logp: np.ndarray) -> None:
-        """Keep the board on view, read with confidence, while a throw goes unseen (no throw
-        recorded or held for the turn on the board, dice gone or unreadable)."""
-        if (self.held is None and self.state.phase in ("turn", "played", "opening", "ready")
+        """Keep the board on view, read with confidence, while the turn on the board is not
+        recorded (its throw unseen, or held as unsure)."""
+        if (self.state.phase in ("turn", "played", "opening", "ready")
                 and float(np.exp(logp.max(axis=1)).min()) >= self.thresholds.confident):
-            self.unseen_path.append(logp.argmax(axis=1))
+            self.turn_path.append(logp.argmax(axis=1))
+
+    @staticmethod
+    def _through_path(before: Position, mover: str, rolls: list, after: Position, path) -> list:
+        """Of ``rolls`` (each making ``after`` from ``before``, seen from ``mover``), those whose
+        steps lead through every board seen mid-turn (``path``: readings kept as
+        :attr:`turn_path`); all of them when none does (a board misread mid-turn must not rule
+        out the roll thrown)."""
+        middles = [m for m in (reading_position(free, mover, before.variant) for free in path)
+                   if m is not None and m != before and m != after]
+        through = [r for r in rolls if all(passes_through(before, r, m, after) for m in middles)]
+        return through or rolls
 
     def _settle_unseen(self) -> None:
         """Record the turn read off the board while its throw went unseen, if one waits."""
         read, self.unseen = self.unseen, None
-        self.unseen_path = []
+        self.turn_path = []
         if read is None:
             return
         # what they could tell of the unseen turn is told (a glimpse of the other player's
@@ -1135,11 +1208,7 @@ class Tracker:
         _, side, roll, decision = min(found, key=lambda f: f[0])
         rolls = sorted({r for m, s, r, d in found if s == side and d.kind == "legal" and d.position == decision.position})
         before = next(b for s, b, r in options if s == side)
-        middles = [m for m in (reading_position(free, COLOUR[side], before.variant) for free in self.unseen_path)
-                   if m is not None and m != before and m != decision.position]
-        through = [r for r in rolls if all(passes_through(before, r, m, decision.position) for m in middles)]
-        if through and len(through) < len(rolls):
-            rolls = through
+        rolls = self._through_path(before, COLOUR[side], rolls, decision.position, self.turn_path)
         glimpse = next((g for g in reversed(self.glimpses) if (thrown is None or not g.same_throw(thrown))
                         and g is not other and g.thrower in (None, COLOUR[side])), None)
         if rolls:
@@ -1280,8 +1349,15 @@ class Tracker:
                 self._commit_pending("the cube was turned")
         if doubled:
             if phase == "doubled" and loc1 == loc0 and loc1 in COLOUR:
-                self._submit(Beaver(), value=v1)
-                return
+                if self.referee.profile.beaver:
+                    self._submit(Beaver(), value=v1)
+                    return
+                # Where beavers are not played (a match), the cube turned again where the taker
+                # keeps it is the take, unseen (the cube lay at the taker's side already), then
+                # a double by the doubler, who no longer owns the cube (vid 7601: called as a
+                # beaver, the take left out of the record).
+                self._submit(Take(), player=COLOUR.index(loc1) + 1, value=v0,
+                             inferred="the cube was turned again at the taker's side")
             if loc1 in COLOUR:
                 doubler = 1 - COLOUR.index(loc1)
                 if self.state.phase in ("turn", "played") and doubler != self._due()[0] and self._board_moved(logp):

@@ -418,14 +418,14 @@ def _with_cube(obs, value, location):
     return obs
 
 
-def _tracked(tmp_path, looks, variant="backgammon") -> tuple[list, object]:
-    """The events a tracker emits on ``looks``, and its referee."""
+def _tracked(tmp_path, looks, variant="backgammon", preset="money", **options) -> tuple[list, object]:
+    """The events a tracker emits on ``looks``, and its referee (a money game unless told)."""
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
 
     events = []
-    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant=variant, condone=True))
+    referee = Referee.open(tmp_path / "log.sqlite", profile(preset, variant=variant, condone=True, **options))
     tracker = Tracker(referee, events.append)
     for t, obs in enumerate(looks):
         tracker.observe(obs, float(t))
@@ -637,6 +637,36 @@ def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
     assert [(e["type"], e.get("play")) for e in events if e["type"] in ("play", "double")] == [
         ("play", "8/5 6/5"), ("double", None), ("play", "24/14")]
     assert referee.state.cube == 1 and referee.state.phase == "played"
+
+
+def test_a_cube_turned_again_at_the_takers_side_is_a_beaver_only_where_beavers_are_played(tmp_path):
+    """Light doubles and lays the cube at dark's side; it is turned to 4 there. In a money
+    game with beavers (RULES 5.4) dark beavered. In a match, where beavers are not played, the
+    take went unseen (the cube lay at dark's side already) and light doubled again, no longer
+    owning the cube (RULES 5.5): that double is called and the take recorded (vid 7601 called
+    a beaver and left the take out of the record)."""
+    rng = np.random.default_rng(17)
+
+    def look(position, dice=(), half="right", value=1, location="middle"):
+        return _with_cube(_look(position, rng, dice, half), value, location)
+
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    looks = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+             look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
+             look(dark_played, value=2, location="dark"), look(dark_played, value=4, location="dark"),
+             look(dark_played, (5, 2), value=4, location="dark")]
+    events, referee = _tracked(tmp_path, looks)
+    assert [(e["type"], e.get("accepted")) for e in events if e["type"] in ("double", "take", "beaver")] == [
+        ("double", True), ("beaver", True)]
+    assert (referee.state.cube, referee.state.owner) == (4, 1)
+    (tmp_path / "match").mkdir()
+    events, referee = _tracked(tmp_path / "match", looks, preset="tournament", match_length=5)
+    assert [(e["type"], e.get("accepted")) for e in events if e["type"] in ("double", "take", "beaver")] == [
+        ("double", True), ("take", True), ("double", False)]
+    assert [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [("not_cube_owner", 1)]
+    assert (referee.state.cube, referee.state.owner, referee.state.dice) == (2, 1, (5, 2))
 
 
 def test_a_throw_picked_up_unplayed_and_thrown_again_is_a_reroll_not_a_foul(tmp_path):
@@ -948,6 +978,37 @@ def test_a_dance_glimpsed_after_a_turn_read_off_the_board(tmp_path):
         assert referee.state.dice == (4, 2) and referee.state.on_roll == 0
 
 
+def test_a_record_that_lost_the_board_is_left_and_the_game_joined_again(tmp_path):
+    """Light's 3-1 is seen; then dark's, light's and dark's turns all go unseen, with no bare
+    board between them. Light's next throw makes dark's turn a missed one, read off the board
+    on the benefit of the doubt (no play of dark's makes what is there): the record is out of
+    sync and cannot come back, and light's play is unclear. The bare board after it, read
+    surely, ends the game unseen (the unclear play with it), and the game is joined again at
+    dark's throw landing on that board; dark's play is then judged as usual, and light's foul
+    after it called. Before: the record stayed off the board to the end of the game, every play
+    unclear (vid 7311 joined at 40%)."""
+    rng = np.random.default_rng(18)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark = lambda position, play: position.swapped().apply(play).swapped()
+    unseen = dark(dark(light_opened, "24/18 13/9").apply("13/10 13/9"), "13/8 13/10")
+    light_played = unseen.apply("24/20 24/21")
+    dark_played = dark(light_played, "18/12 12/7")
+    looks = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+             look(unseen), look(unseen, (4, 3)), look(light_played, (4, 3)), look(light_played),
+             look(light_played), look(light_played, (6, 5), "left"), look(dark_played, (6, 5), "left"),
+             look(dark_played), look(dark_played, (2, 1)), look(dark_played.apply("6/2"), (2, 1)),
+             look(dark_played.apply("6/2"))]
+    events, referee = _tracked(tmp_path, looks)
+    kinds = [e["type"] for e in events if e["type"] in ("game_start", "game_end_unseen", "play")]
+    assert kinds == ["game_start", "play", "play", "game_end_unseen", "game_start", "play", "play"]
+    joined = [e for e in events if e["type"] == "game_start"][1]
+    assert joined["player"] == 2 and referee.state.game == 2
+    plays = [(e["player"], e["dice"], e.get("play"), e.get("reason")) for e in events if e["type"] == "play"]
+    assert plays[-2:] == [(2, [6, 5], "18/7", None), (1, [2, 1], None, "no_such_play")]
+
+
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     """RULES 2.2: long nardy's first throw starts the game. Light's first throw is never read
     (dice too small); its play is read off the board when dark's throw comes, so the game starts
@@ -996,6 +1057,33 @@ def test_a_board_seen_mid_turn_tells_which_roll_made_an_unseen_play(tmp_path):
     (tmp_path / "blind").mkdir()
     events, _ = _tracked(tmp_path / "blind", head + [look(played), look(played, (4, 2))])
     assert [e["dice"] for e in events if e["type"] == "throw"] == [[4, 3], [4, 2]]
+
+
+def test_a_board_seen_mid_turn_tells_the_roll_of_a_throw_held_as_unsure(tmp_path):
+    """Dark's throw is held (read 5-4 at 0.75 a die, 6-3 left at 0.25) and 13/4 is a play of
+    both; the board was seen with the checker on the 7 on its way (13/7 7/4): 6-3 (vid 7202
+    recorded a 6-3's 24/18 18/15 as a 5-4's 24/15)."""
+    rng = np.random.default_rng(14)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark = light_opened.swapped()
+    on_the_way, played = dark.apply("13/7").swapped(), dark.apply("13/4").swapped()
+
+    def look(position, dice=(), half="right"):
+        obs = _look(position, rng, dice, half)
+        if half == "left" and dice:
+            obs.dice[0]["faces"] = honest(np.array([0.0, 0.0, 0.0, 0.0, 0.75, 0.25]))
+            obs.dice[1]["faces"] = honest(np.array([0.0, 0.0, 0.25, 0.75, 0.0, 0.0]))
+        return obs
+
+    head = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened)]
+    tail = [look(played, (6, 3), "left"), look(played)]
+    events, _ = _tracked(tmp_path, head + [look(light_opened, (6, 3), "left"), look(on_the_way, (6, 3), "left")] + tail)
+    assert [e["dice"] for e in events if e["type"] == "throw_unsure"] == [[5, 4]]
+    assert [e["dice"] for e in events if e["type"] == "throw"] == [[6, 3]]
+    (tmp_path / "no_look_mid_turn").mkdir()
+    events, _ = _tracked(tmp_path / "no_look_mid_turn", head + [look(light_opened, (6, 3), "left")] + tail)
+    assert [e["dice"] for e in events if e["type"] == "throw"] == [[5, 4]]
 
 
 def test_a_take_never_seen_is_read_from_the_game_going_on(tmp_path):
