@@ -19,7 +19,9 @@ A later game (``--game``) of a match is watched with the score it began at (``wa
 ``--join-at`` watches the video from that frame on, as a stream joined mid-game: the record then
 begins where the tracker joined (its ``Start`` tag), and is compared with the source's turns from
 the one that begins at that position (``join_turn``; None when no turn of the source does: the
-game was joined at a position misread).
+game was joined at a position misread). A record that lost the board and joined the game again
+(``rejoined``: the tracker ends the game unseen and joins it where it stands) is compared from the
+source's turn that begins there on, the turns between counted as not recorded.
 """
 
 from __future__ import annotations
@@ -64,6 +66,16 @@ def turns_as_positions(actions, variant, start=None, befores: list | None = None
         elif a.kind in ("double", "take", "drop", "beaver"):
             out.append((a.side, a.kind))
     return out
+
+
+def begins_at(start, turns: list, shown: list, befores: list) -> int | None:
+    """The source's turn (an index of ``shown``) at which a record begun in progress at ``start``
+    begins: where the same player is on roll at the same position, and, where a cube action and
+    the play after it share that position (a game joined after a double was taken), the one from
+    which most of the record's ``turns`` agree with the source's."""
+    found = [k for k, (side, pos) in enumerate(befores[:len(shown)])
+             if side == start.on_roll and pos == start.position]
+    return max(found, key=lambda k: sum(a == b for a, b in zip(turns, shown[k:]))) if found else None
 
 
 REROLL_WITHIN = 12.0  # seconds: a cocked die is called when its thrower throws again
@@ -143,10 +155,17 @@ def main() -> int:
     shown = want[:args.turns] if args.turns else want
     join_turn = None
     if seen.games and seen.games[0].start is not None:
-        start = seen.games[0].start
-        join_turn = next((k for k, (side, pos) in enumerate(befores[:len(shown)])
-                          if side == start.on_roll and pos == start.position), None)
+        join_turn = begins_at(seen.games[0].start, got, shown, befores)
         shown = shown[join_turn:] if join_turn is not None else []
+    # A record that lost the board ends the game unseen and joins it again where it stands
+    # (`Tracker._record_lost`): the later games of the record that begin in progress go on from
+    # the source's turn that begins there, the turns between them left out (None, never right).
+    for game in seen.games[1:]:
+        again = turns_as_positions(game.actions, source.variant, game.start)
+        k = None if game.start is None else begins_at(game.start, again, shown, befores[join_turn or 0:])
+        if k is None:
+            break  # a game set up anew, or joined where the source never stood
+        got = got[:k] + [None] * (k - len(got)) + again
     right = sum(a == b for a, b in zip(got, shown))
     first_wrong = next((i for i, (a, b) in enumerate(zip(got, shown)) if a != b), None)
     # A call rejects an event (an illegal double is not recorded), which shifts the turns after
@@ -160,7 +179,9 @@ def main() -> int:
         "speed_wall": round(s["video_s"] / s["wall_s"], 2) if s["wall_s"] else None,
         "settles": s["settled"], "recognize_ms_median": s["recognize_ms_median"],
         "latency_ms_median": s["latency_ms_median"], "latency_ms_max": s["latency_ms_max"],
-        "turns_shown": len(shown), "turns_recorded": len(got), "turns_right": right, "turns_found_in_order": found,
+        "turns_shown": len(shown), "turns_recorded": sum(turn is not None for turn in got), "turns_right": right,
+        "turns_found_in_order": found,
+        "rejoined": sum(e["type"] == "game_end_unseen" and "lost the board" in e.get("inferred", "") for e in events),
         "first_wrong_turn": first_wrong, "record_equals_source": got == shown,
         "join_at": args.join_at, "join_turn": join_turn,
         "joined_frame": next((e["frame"] + (args.join_at or 0) for e in events if e.get("joined")), None),

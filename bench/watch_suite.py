@@ -48,6 +48,7 @@ def source_file(spec: dict, vdir: Path) -> Path:
     if spec["edit"] is None:
         return path
     number, old, new = spec["edit"].split(":")
+    new = new.replace("\\n", "\n")  # a written \n in NEW starts a line: an action inserted
     lines = path.read_text().splitlines(keepends=True)
     line = lines[int(number) - 1]
     if old not in line:
