@@ -418,6 +418,14 @@ def _with_cube(obs, value, location):
     return obs
 
 
+def _cube_looks(seed: int):
+    """:func:`_look` with the cube read surely (``value`` at ``location``), on a noise generator
+    seeded ``seed``."""
+    rng = np.random.default_rng(seed)
+    return lambda position, dice=(), half="right", value=1, location="middle": _with_cube(
+        _look(position, rng, dice, half), value, location)
+
+
 def _tracked(tmp_path, looks, variant="backgammon", preset="money", **options) -> tuple[list, object]:
     """The events a tracker emits on ``looks``, and its referee (a money game unless told)."""
     from engine.profiles import profile
@@ -619,11 +627,7 @@ def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
     """RULES 5.2: dark throws 6-4, then turns the cube to 2 and lays it before light: a double
     after the throw, called as such (not taken for the start of light's turn, nor the unmoved
     board for an illegal play); the cube put back, dark plays the throw."""
-    rng = np.random.default_rng(16)
-
-    def look(position, dice=(), half="right", value=1, location="middle"):
-        return _with_cube(_look(position, rng, dice, half), value, location)
-
+    look = _cube_looks(16)
     start = Position.start()
     light_opened = start.apply("8/5 6/5")
     dark_played = light_opened.swapped().apply("24/14").swapped()
@@ -645,11 +649,7 @@ def test_a_cube_turned_again_at_the_takers_side_is_a_beaver_only_where_beavers_a
     take went unseen (the cube lay at dark's side already) and light doubled again, no longer
     owning the cube (RULES 5.5): that double is called and the take recorded (vid 7601 called
     a beaver and left the take out of the record)."""
-    rng = np.random.default_rng(17)
-
-    def look(position, dice=(), half="right", value=1, location="middle"):
-        return _with_cube(_look(position, rng, dice, half), value, location)
-
+    look = _cube_looks(17)
     start = Position.start()
     light_opened = start.apply("8/5 6/5")
     dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
