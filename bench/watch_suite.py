@@ -47,7 +47,7 @@ def source_file(spec: dict, vdir: Path) -> Path:
     path = MATCHES / spec["source"]
     if spec["edit"] is None:
         return path
-    number, old, new = spec["edit"].split(":")
+    number, old, new = spec["edit"].split(":", 2)  # NEW may hold colons, OLD may not
     new = new.replace("\\n", "\n")  # a written \n in NEW starts a line: an action inserted
     lines = path.read_text().splitlines(keepends=True)
     line = lines[int(number) - 1]

@@ -794,6 +794,10 @@ class Tracker:
             return False
         start = GameStart(position, thrower, 1, None) if where not in COLOUR else \
             GameStart(position, thrower, value, COLOUR.index(where))
+        # The Crawford game's record lost (it ended unseen, :meth:`_record_lost`): the board joined
+        # may be that game still or the game after it, which no board tells apart. The engine
+        # takes the next game (post-Crawford, RULES 6.2), under which no double is called falsely.
+        crawford_lost = self.state.phase == "game_over" and self.state.result is None and self.state.crawford
         try:
             self._submit(NewGame(start=start, **(self.joined_at if self.state.game == 0 else {})),
                          joined=str(start), player=thrower + 1)
@@ -801,6 +805,9 @@ class Tracker:
             self.note("unclear", what=f"a game in progress that cannot be joined: {exc}", **info)
             return False
         self.pending, self.in_sync, self.set_up, self.bare_board, self.joined = None, False, True, None, True
+        if crawford_lost:
+            self.note("warning", text="the Crawford game's record was lost and a game joined again: if it is still "
+                                      "the Crawford game, a double in it is illegal (RULES 6.2) but is not called")
         if self.state.game == 1 and not self.joined_at and self.referee.profile.is_match:
             # 0-0 is the score under which no double is called dead (RULES 6.3) nor in the
             # Crawford game (6.2): the permissive reading, and the record says it

@@ -426,15 +426,16 @@ def _cube_looks(seed: int):
         _look(position, rng, dice, half), value, location)
 
 
-def _tracked(tmp_path, looks, variant="backgammon", preset="money", **options) -> tuple[list, object]:
-    """The events a tracker emits on ``looks``, and its referee (a money game unless told)."""
+def _tracked(tmp_path, looks, variant="backgammon", preset="money", joined_at=None, **options) -> tuple[list, object]:
+    """The events a tracker emits on ``looks``, and its referee (a money game unless told;
+    ``joined_at``: where the match stood when watching began, as ``watch --score`` gives it)."""
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
 
     events = []
     referee = Referee.open(tmp_path / "log.sqlite", profile(preset, variant=variant, condone=True, **options))
-    tracker = Tracker(referee, events.append)
+    tracker = Tracker(referee, events.append, joined_at=joined_at or {})
     for t, obs in enumerate(looks):
         tracker.observe(obs, float(t))
     return events, referee
@@ -978,6 +979,24 @@ def test_a_dance_glimpsed_after_a_turn_read_off_the_board(tmp_path):
         assert referee.state.dice == (4, 2) and referee.state.on_roll == 0
 
 
+def _board_lost_looks() -> list:
+    """Light's 3-1 seen, then three turns unseen in a row, light's 4-3 unclear, dark's 6-5 seen
+    landing on the board after it, and light's 2-1 played 6/2 (a foul)."""
+    rng = np.random.default_rng(18)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark = lambda position, play: position.swapped().apply(play).swapped()
+    unseen = dark(dark(light_opened, "24/18 13/9").apply("13/10 13/9"), "13/8 13/10")
+    light_played = unseen.apply("24/20 24/21")
+    dark_played = dark(light_played, "18/12 12/7")
+    return [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+            look(unseen), look(unseen, (4, 3)), look(light_played, (4, 3)), look(light_played),
+            look(light_played), look(light_played, (6, 5), "left"), look(dark_played, (6, 5), "left"),
+            look(dark_played), look(dark_played, (2, 1)), look(dark_played.apply("6/2"), (2, 1)),
+            look(dark_played.apply("6/2"))]
+
+
 def test_a_record_that_lost_the_board_is_left_and_the_game_joined_again(tmp_path):
     """Light's 3-1 is seen; then dark's, light's and dark's turns all go unseen, with no bare
     board between them. Light's next throw makes dark's turn a missed one, read off the board
@@ -987,26 +1006,27 @@ def test_a_record_that_lost_the_board_is_left_and_the_game_joined_again(tmp_path
     dark's throw landing on that board; dark's play is then judged as usual, and light's foul
     after it called. Before: the record stayed off the board to the end of the game, every play
     unclear (vid 7311 joined at 40%)."""
-    rng = np.random.default_rng(18)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    dark = lambda position, play: position.swapped().apply(play).swapped()
-    unseen = dark(dark(light_opened, "24/18 13/9").apply("13/10 13/9"), "13/8 13/10")
-    light_played = unseen.apply("24/20 24/21")
-    dark_played = dark(light_played, "18/12 12/7")
-    looks = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
-             look(unseen), look(unseen, (4, 3)), look(light_played, (4, 3)), look(light_played),
-             look(light_played), look(light_played, (6, 5), "left"), look(dark_played, (6, 5), "left"),
-             look(dark_played), look(dark_played, (2, 1)), look(dark_played.apply("6/2"), (2, 1)),
-             look(dark_played.apply("6/2"))]
-    events, referee = _tracked(tmp_path, looks)
+    events, referee = _tracked(tmp_path, _board_lost_looks())
+    assert not [e for e in events if e["type"] == "warning"]
     kinds = [e["type"] for e in events if e["type"] in ("game_start", "game_end_unseen", "play")]
     assert kinds == ["game_start", "play", "play", "game_end_unseen", "game_start", "play", "play"]
     joined = [e for e in events if e["type"] == "game_start"][1]
     assert joined["player"] == 2 and referee.state.game == 2
     plays = [(e["player"], e["dice"], e.get("play"), e.get("reason")) for e in events if e["type"] == "play"]
     assert plays[-2:] == [(2, [6, 5], "18/7", None), (1, [2, 1], None, "no_such_play")]
+
+
+def test_a_crawford_game_whose_record_was_lost_is_joined_again_with_a_warning(tmp_path):
+    """The same turns in the Crawford game of a 3-point match (watched from 2-0): the board
+    joined again may be that game still or the next one, so no double will be called as in the
+    Crawford game (RULES 6.2: a false call if it is the next game), and the official is told."""
+    events, referee = _tracked(tmp_path, _board_lost_looks(), preset="tournament", match_length=3,
+                               joined_at={"score": (2, 0)})
+    assert [e["type"] for e in events if e["type"] in ("game_end_unseen", "game_start")][-2:] == \
+        ["game_end_unseen", "game_start"]
+    warnings = [e["text"] for e in events if e["type"] == "warning"]
+    assert len(warnings) == 1 and "Crawford game's record was lost" in warnings[0]
+    assert not referee.state.crawford and referee.state.score == (2, 0)
 
 
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
