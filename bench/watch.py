@@ -8,9 +8,10 @@ Runs ``gammoncam watch`` (trained recognizer, no oracle) on a video written by
 * latency: from the first still frame of a settle to the event it produced (median, max);
 * fidelity: the turns the tracker recorded against the source transcript's turns shown in the
   video, compared as positions (the same play may be written in several ways), turn by turn
-  and as the source's turns found in the record in order (an illegal double the referee
-  rejected is not recorded, which shifts the turns after it), and every call; the throws the
-  render made not to count (its truth) against the re-roll calls.
+  and as the source's turns found in the record in order, and every call; the throws the
+  render made not to count (its truth) against the re-roll calls. A double in the source that
+  the referee calls (a foul injected: Crawford game, dead cube, not the owner) is left out of
+  it with its answer, as the record leaves it out (RULES 6.4: it has no effect on the cube).
 
     gammoncam synth video --transcript T.txt --seed 5003 --out vid --max-turns 16 --fps 30
     PYTHONPATH=. python bench/watch.py vid T.txt --turns 16 [--game 1] [--join-at FRAME] [--json]
@@ -65,6 +66,26 @@ def turns_as_positions(actions, variant, start=None, befores: list | None = None
             pos = after.swapped()
         elif a.kind in ("double", "take", "drop", "beaver"):
             out.append((a.side, a.kind))
+    return out
+
+
+def called_doubles(source, game: int) -> set:
+    """Indexes (in :func:`turns_as_positions`' list) of the source game's doubles the referee calls
+    and of their answers: the record leaves them out (RULES 6.4: such a double has no effect on
+    the cube), so the comparison does too."""
+    from gammoncam.replay import Replay
+
+    replay = Replay("source")
+    replay.run(source)
+    called = {(c.turn, c.player - 1) for c in replay.calls if c.game == game and c.kind == "illegal_double"}
+    out, k, void = set(), 0, False
+    for a in source.games[game - 1].actions:
+        if a.kind not in ("play", "double", "take", "drop", "beaver"):
+            continue
+        if void and a.kind in ("take", "drop", "beaver") or a.kind == "double" and (a.number, a.side) in called:
+            out.add(k)
+        void = a.kind == "double" and (a.number, a.side) in called
+        k += 1
     return out
 
 
@@ -152,7 +173,9 @@ def main() -> int:
     befores: list = []
     want = turns_as_positions(source.games[args.game - 1].actions, source.variant, befores=befores)
     got = turns_as_positions(seen.games[0].actions, source.variant, seen.games[0].start) if seen.games else []
-    shown = want[:args.turns] if args.turns else want
+    left_out = called_doubles(source, args.game)
+    kept = [k for k in range(len(want[:args.turns] if args.turns else want)) if k not in left_out]
+    shown, befores = [want[k] for k in kept], [befores[k] for k in kept]
     join_turn = None
     if seen.games and seen.games[0].start is not None:
         join_turn = begins_at(seen.games[0].start, got, shown, befores)

@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the project's engine, not bench/engine.py beside this file
 MATCHES = ROOT.parent / "shared" / "fixtures" / "matches" / "bglab"
 SPECS = Path(__file__).with_name("watch_suite.txt")
 
@@ -43,8 +44,17 @@ def specs(path: Path = SPECS) -> list[dict]:
 def source_file(spec: dict, vdir: Path) -> Path:
     """The transcript the game is rendered from (with its foul injected), or a self-play's record."""
     if spec["source"].startswith("selfplay:"):
-        return vdir / "source.txt"
-    path = MATCHES / spec["source"]
+        path = vdir / "source.txt"
+        if spec["edit"] is None:
+            return path
+        if not path.exists():  # the self-play written first, for its foul to be injected
+            from vision.synth.transcript import selfplay_turns, turns_transcript
+
+            variant = spec["source"].split(":", 1)[1]
+            vdir.mkdir(parents=True, exist_ok=True)
+            path.write_text(turns_transcript(variant, selfplay_turns(variant, spec["seed"], spec["turns"])))
+    else:
+        path = MATCHES / spec["source"]
     if spec["edit"] is None:
         return path
     number, old, new = spec["edit"].split(":", 2)  # NEW may hold colons, OLD may not
@@ -61,7 +71,7 @@ def source_file(spec: dict, vdir: Path) -> Path:
 
 def render(spec: dict, vdir: Path) -> None:
     vdir.mkdir(parents=True, exist_ok=True)
-    if spec["source"].startswith("selfplay:"):
+    if spec["source"].startswith("selfplay:") and spec["edit"] is None:
         what = ["--selfplay", spec["source"].split(":", 1)[1]]
     else:
         what = ["--transcript", str(source_file(spec, vdir))]
