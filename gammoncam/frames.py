@@ -86,7 +86,8 @@ class FrameSource:
             ok, image = self.capture.read()
             if not ok or image is None:
                 if not self.live:
-                    if self.frame_count is not None and index < self.frame_count - 2:  # headers may count a frame or two more
+                    # headers may count a frame or two more
+                    if self.frame_count is not None and index < self.frame_count - 2:
                         raise SourceLost(f"{self.name}: no frame after frame {index} of {self.frame_count}")
                     return
                 if time.monotonic() - last_ok > LIVE_TIMEOUT_S or index == 0:

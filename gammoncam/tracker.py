@@ -12,10 +12,10 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
   die that may be cocked is held: a clearer look, or its play, decides (picked up unplayed,
   though it could be played, it did not count and the players threw again).
 - *dice picked up* while the mover is moving: the turn ends (RULES 7.1), so the play is read
-  from the board as it stands, guided by the rules (:func:`decode`). Picked up with nothing
-  played though the roll could be played, the next throw tells: the thrower's own means the
-  throw did not count (a cocked die read flat; a re-roll, RULES 2.3), the other player's that
-  the play was forfeit (a foul). A throw glimpsed as perhaps not counting and thrown again by
+  from the board as it stands, guided by the rules (:func:`~gammoncam.decoding.decode`). Picked
+  up with nothing played though the roll could be played, the next throw tells: the thrower's
+  own means the throw did not count (a cocked die read flat; a re-roll, RULES 2.3), the other
+  player's that the play was forfeit (a foul). A throw glimpsed as perhaps not counting and thrown again by
   its thrower is a re-roll too.
 - *the cube turned up and laid before a player*: a double by the other player (by the player
   on roll with their throw on the board: a double after the throw, RULES 5.2); the cube taken
@@ -27,18 +27,9 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
   game is joined there (:meth:`Tracker._join`): its position as read, the thrower on roll, the
   cube as it lies; nothing is called until a play read as clearly legal shows record and board agree.
 
-Player 1 plays light (the bottom of the board, :mod:`vision.layout`), player 2 dark.
-
-Rules-guided decoding (:func:`decode`): every position a legal play of the thrown dice reaches
-(:meth:`engine.Position.plays`) is scored by the observation's log-likelihood, the sum over the
-26 locations of log P(the reading that position puts there). The best legal position is
-compared with the best reading with at most fifteen checkers of a colour, the rules aside
-(:func:`free_reading`). The play is legal when the margin is small; it is called illegal only
-when the margin is large *and* every location where the two disagree is read with high
-confidence *and* the reading is a possible board (none of the opponent's checkers gone);
-otherwise the moment is *unclear* and the tracker waits for more frames, up to the opponent's
-next action, when it gives the benefit of the doubt to the likeliest legal play. A false call
-costs more than a late one.
+Player 1 plays light (the bottom of the board, :mod:`vision.layout`), player 2 dark. Plays are
+read off the board guided by the rules (:mod:`gammoncam.decoding`); throws and the cube from what
+the dice and cube readers make of them (:mod:`gammoncam.readings`).
 
 The camera is not trusted further than it has earned:
 
@@ -48,9 +39,9 @@ The camera is not trusted further than it has earned:
   when its play ends, with the roll that best explains both the faces and the board (the record
   is append-only: a throw recorded wrong could not be put right);
 - no call on a play that is legal for a roll the faces leave at all likely (a misread die:
-  :func:`misread_roll`), nor on the opponent's legal play (a
-  missed throw: :func:`opponent_played`), nor while the record may differ from the board (after
-  a play taken on the benefit of the doubt, until a clearly legal play shows they agree);
+  :func:`~gammoncam.readings.misread_roll`), nor on the opponent's legal play (a missed throw:
+  :func:`~gammoncam.decoding.opponent_played`), nor while the record may differ from the board
+  (after a play taken on the benefit of the doubt, until a clearly legal play shows they agree);
 - no re-roll is called on dice the player due has begun to play (the players took the throw
   as counting, whatever the reader makes of a die);
 - a turn whose throw was never read is recovered from the board when the next throw comes, or
@@ -68,137 +59,16 @@ import numpy as np
 from engine.match import (Beaver, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame, OpeningThrow,
                           Played, Take, Throw)
 from engine.position import Position
-from vision.checkers import LOCATIONS
+from gammoncam.decoding import (Decision, Thresholds, danced_between, decode, expected_classes, free_reading,
+                                log_probs, mover_reached, opponent_played, passes_through)
+from gammoncam.readings import (CHANCE, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading, lone_die,
+                                misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
-from vision.orientation import LOCATION_INDEX, location_map, reading_position
-from vision.observation import CUBE_LOCATIONS, CUBE_VALUES, Observation, likeliest_classes
+from vision.orientation import reading_position
+from vision.observation import Observation
 
 COLOUR = ("light", "dark")  # player 1, player 2
-LIGHT_OFFSET, DARK_OFFSET = 1, 16  # class index of ("light", 1) and ("dark", 1)
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """Where decoding decides. Margins are in nats of log-likelihood (free reading - best legal)."""
-
-    legal: float = 1.0  # at most this: the likeliest legal play
-    call: float = 8.0  # at least this (and confident): an illegal play
-    confident: float = 0.75  # each disagreeing location's reading must have this probability
-
-
-# --- positions and locations ---------------------------------------------------------------
-def expected_classes(boards: np.ndarray, mover: str, variant: str) -> np.ndarray:
-    """(K, 26) class indices that positions put on every location.
-
-    ``boards`` are kernel boards (K, 50) seen from the mover: 24 points and the bar for the mover,
-    then the same for the opponent. A point both colours stand on (only an illegal arrangement)
-    is read as the mover's colour with the total count.
-    """
-    boards = np.asarray(boards, np.int64).reshape(-1, 50)
-    k = len(boards)
-    out = np.zeros((k, len(LOCATIONS)), np.int64)
-    count = np.zeros((k, len(LOCATIONS)), np.int64)
-    opp = "dark" if mover == "light" else "light"
-    for colour, part in ((opp, boards[:, 25:49]), (mover, boards[:, 0:24])):
-        loc = location_map(colour, variant)
-        base = LIGHT_OFFSET if colour == "light" else DARK_OFFSET
-        count[:, loc] += part
-        has = part > 0
-        out[:, loc] = np.where(has, base - 1 + np.minimum(count[:, loc], 15), out[:, loc])
-    for colour, column in ((mover, 24), (opp, 49)):
-        n = boards[:, column]
-        base = LIGHT_OFFSET if colour == "light" else DARK_OFFSET
-        out[:, LOCATION_INDEX[("bar", colour)]] = np.where(n > 0, base - 1 + np.minimum(n, 15), 0)
-    return out
-
-
-def log_probs(obs: Observation) -> np.ndarray:
-    """(26, 31) log-probabilities of the observation, in LOCATIONS order."""
-    return np.log(np.maximum(obs.location_probs(), 1e-9))
-
-
-_FREE: dict = {}  # free_reading's answers by the reading's bytes: one board is measured against many plays
-
-
-def free_reading(logp: np.ndarray) -> tuple[np.ndarray, float]:
-    """The likeliest reading of every location with at most fifteen checkers of a colour, and
-    its log-likelihood: what a position is measured against. Each location read alone can
-    count more (a long nardy head of 14 read as 15 with a checker gone from it: 16 light
-    checkers), and a margin against a reading no position can have calls every play unclear
-    and every board changed (vid 7409: 4 of 40 turns, one made up)."""
-    key = logp.tobytes()
-    if key not in _FREE:
-        classes = likeliest_classes(logp)
-        if len(_FREE) > 64:
-            _FREE.clear()
-        _FREE[key] = (classes, float(logp[np.arange(len(logp)), classes].sum()))
-    return _FREE[key]
-
-
-@dataclass
-class Decision:
-    """What an observation says about a play: legal, illegal or unclear."""
-
-    kind: str  # "legal" | "illegal" | "unclear"
-    position: Position  # the legal play's position, or the illegal reading
-    margin: float  # log-likelihood of the free reading minus that of the best legal position
-    candidates: int
-    best_legal: Position | None = None
-
-    def to_json(self) -> dict:
-        return {"decision": self.kind, "margin": round(self.margin, 2), "candidates": self.candidates}
-
-
-def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
-           thresholds: Thresholds = Thresholds()) -> Decision:
-    """Which position after ``before`` and ``dice`` best explains ``logp`` (see the module doc).
-
-    >>> from vision.layout import Physical, recognizer_form
-    >>> pos = Position.start()
-    >>> after = pos.apply("8/5 6/5")
-    >>> lp = np.log(np.full((26, 31), 1e-6)); truth = expected_classes(after.board[None], "light", "backgammon")[0]
-    >>> lp[np.arange(26), truth] = 0.0
-    >>> decode(pos, (3, 1), "light", lp).kind
-    'legal'
-    """
-    variant = before.variant
-    boards = before.play_boards(*dice)
-    classes = expected_classes(boards, mover, variant.name)
-    ll = logp[np.arange(logp.shape[0]), classes].sum(axis=1)
-    k = int(np.argmax(ll))
-    best = Position.from_board(boards[k], variant)
-    free, ll_free = free_reading(logp)
-    margin = ll_free - float(ll[k])
-    if margin <= thresholds.legal:
-        return Decision("legal", best, margin, len(boards), best)
-    reading = reading_position(free, mover, variant)
-    differ = np.nonzero(free != classes[k])[0]
-    confident = bool(np.all(np.exp(logp[differ, free[differ]]) >= thresholds.confident))
-    possible = reading is not None and _possible(before, reading)
-    if margin >= thresholds.call and confident and possible:
-        return Decision("illegal", reading, margin, len(boards), best)
-    return Decision("unclear", best, margin, len(boards), best)
-
-
-def _possible(before: Position, after: Position) -> bool:
-    """Could ``after`` follow ``before`` on a board (whatever the rules): the mover has no more
-    checkers in play than before, the opponent has the same number in play."""
-    in_play = lambda b, s: int(b[s:s + 25].sum())
-    return in_play(after.board, 0) <= in_play(before.board, 0) and in_play(after.board, 25) == in_play(before.board, 25)
-
-
-# --- dice and cube readings ----------------------------------------------------------------
-ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))  # larger die first
-CHANCE = {roll: (1 if roll[0] == roll[1] else 2) / 36 for roll in ROLLS}  # a roll's chance before it is seen
-OPENING_ROLLS = tuple(roll for roll in ROLLS if roll[0] != roll[1])  # a tie is thrown again (RULES 2.1)
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
-MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
-SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
-# A roll at least this likely at some look at the dice stays possible for a call, however
-# surely a clearer look reads another: a face the reader gave a share of its own at that look
-# (0.05 or more on a die read surely, taken as 0.052 likely; 0.02 or more on the others, 0.054
-# and up: vision.dice.FACE_CALIBRATION), not one it all but ruled out (taken as 0.0008-0.016).
-ROLL_SEEN = 0.02
 # A throw glimpsed that counts with at most this probability (a die read less than flat: on 1,000
 # renders, 5% of flat dice were read under 0.92 flat, 72% of cocked ones under 0.9), picked up
 # unplayed and followed by its thrower's next throw, did not count (:meth:`Tracker._rethrown`).
@@ -214,274 +84,6 @@ ON_THE_TABLE_S = 8.0
 # A game in progress is joined only on a board whose every location is read at least this surely
 # (a stack misread at the join would put the record off the board from its first play).
 JOIN_SURE = 0.9
-
-
-@dataclass(frozen=True)
-class DiceReading:
-    values: tuple  # larger first
-    half: str | None  # "left" | "right" | None when the dice lie in different halves
-    valid: bool
-    places: tuple = field(default=(), compare=False)  # each die's field (u, v), when known
-    faces: tuple = field(default=(), compare=False)  # each die's probabilities of 1..6, when known
-    valid_sure: bool = field(default=True, compare=False)  # False: a die may be cocked (valid is then True)
-    # False: a face is read too unsurely to act on (nor is a die read so unsurely surely cocked:
-    # vid 7105, a flat die read "cocked"); such a look only helps tell an unseen throw (a glimpse)
-    faces_sure: bool = field(default=True, compare=False)
-    counts: float = field(default=1.0, compare=False)  # the probability that the throw counts (RULES 2.3)
-    # The rolls earlier looks merged into this one read (:meth:`seen_again`): a roll some look
-    # read stays possible whatever a clearer look says (:meth:`rolls_read`).
-    earlier: tuple = field(default=(), compare=False)
-
-    @property
-    def thrower(self) -> str | None:
-        return {"right": "light", "left": "dark"}.get(self.half)
-
-    def likely(self) -> tuple[tuple, float]:
-        """The likeliest roll from the faces and its probability (the values read, if no faces)."""
-        if len(self.faces) != 2:
-            return self.values, 1.0
-        return max(roll_probabilities(self.faces).items(), key=lambda rp: rp[1])
-
-    def rolls_read(self) -> set:
-        """The rolls some look at these dice read as the likeliest or at least :data:`ROLL_SEEN`
-        likely. None of them is ruled out for a call: a die read surely at one look can be
-        misread surely at another (vid 7401: a 4 read 0.67, then 6 at 0.996 with a checker laid
-        against it, and the 4-2 played was called as a 6-2's foul; vid 7416: a 5 read as 1 at
-        0.996 at one look and at 0.93 with the 5 at 0.05 at the next, and the 5-1 played was
-        called as a 1-1's)."""
-        if len(self.faces) != 2:
-            return set()
-        seen = {roll for roll, p in roll_probabilities(self.faces).items() if p >= ROLL_SEEN}
-        return {*self.earlier, self.likely()[0], *seen}
-
-    def same_throw(self, other: "DiceReading") -> bool:
-        """Whether ``other`` sees the dice of this throw: a die lying where one of these lies,
-        however the faces were read. Dice that did not move were not thrown again, so a face
-        misread at a later settle must not become a new throw (and end the turn); and a throw
-        takes up both dice, so one die unmoved is enough: the other may be nudged by a checker
-        laid against it, or its find shift onto a side face (vid 7419: a die's find moved half
-        a die as its face was read 3, then 2, and the player's own dice were taken for a new
-        throw in the other player's half, a false re-roll call)."""
-        if not self.places or not other.places:
-            return self == other
-        return any(np.hypot(*(np.asarray(a) - b)) <= SAME_PLACE for a in self.places for b in other.places)
-
-    def _pairings(self, other: "DiceReading") -> tuple:
-        """How far the dice lie from ``other``'s, paired in order and crosswise."""
-        a, b = np.asarray(self.places), np.asarray(other.places)
-        return (np.hypot(*(a[0] - b[0])) + np.hypot(*(a[1] - b[1])),
-                np.hypot(*(a[0] - b[1])) + np.hypot(*(a[1] - b[0])))
-
-    def seen_again(self, other: "DiceReading") -> "DiceReading":
-        """This throw with each die's faces taken from the clearer of the two looks at it
-        (``values`` stay as first read; :meth:`likely` follows the faces).
-
-        Looks at dice lying still are not independent evidence: a face misread once is misread
-        at every look, so multiplying looks would make a misread die look certain. The clearest
-        look stands (a hand that half hid a die at one settle is gone at the next)."""
-        if len(self.faces) != 2 or len(other.faces) != 2 or len(self.places) != 2 or len(other.places) != 2:
-            return self
-        straight, crossed = self._pairings(other)
-        theirs = other.faces if straight <= crossed else other.faces[::-1]
-        faces = tuple(g if g.max() > f.max() else f for f, g in zip(self.faces, theirs))
-        earlier = tuple(self.rolls_read() | other.rolls_read())
-        if self.valid_sure or not other.valid_sure:
-            return replace(self, faces=faces, earlier=earlier)
-        return replace(self, faces=faces, earlier=earlier, valid=other.valid, valid_sure=True)  # the clearer look decides
-
-
-def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
-              invalid: float = 0.1) -> DiceReading | None | str:
-    """The dice at rest: a :class:`DiceReading` (``faces_sure`` False when a face is read less
-    surely than ``sure``), None when there are none, "unsure" when not two dice are found.
-
-    A find whose face cannot be read is a die to act on only when it is strong (score at least
-    ``present``) and on the board: a false find (a checker's rim, a clock on the table) must not
-    hide that the dice were picked up; a die read clearly counts however weakly it was found.
-    A throw is taken as not counting (a re-roll is called) only when it counts with probability
-    ``invalid`` at most and its dice lie where a throw cannot count (off the board, in two
-    halves); one that may or may not count (a die perhaps cocked, however surely) is read as
-    counting with ``valid_sure`` False, and its play or a clearer look decides.
-    """
-    dice = [d for d in obs.dice if float(np.max(d["faces"])) >= sure
-            or (d.get("score", 1.0) >= present and d.get("on_board", True))]
-    if not dice:
-        return None
-    if len(dice) != 2:
-        return "unsure"
-    values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in dice), reverse=True))
-    # A die off the board leaves the thrower told by the one on it, in their right-hand half
-    # (the throw does not count, RULES 2.3; vid 7401: light's 5-5 with a die off the board,
-    # thrower unknown, was taken for dark's throw and dark's unseen 2-2 called illegal).
-    halves = {d["half"] for d in dice if d.get("on_board", True)}
-    half = halves.pop() if len(halves) == 1 else None
-    places = tuple(tuple(d["uv"]) for d in dice if "uv" in d)
-    faces = tuple(np.asarray(d["faces"], np.float64) for d in dice)
-    valid = obs.throw_valid > invalid
-    valid_sure = not invalid < obs.throw_valid < 0.5
-    if not valid and half is not None and all(d.get("on_board", True) for d in dice):
-        # Both dice on the board in one half: only a die read as cocked says the throw does not
-        # count, and a flat die lying against a checker can read 0.02 flat (vid 7502: a false
-        # re-roll call). Such a throw may count; what the players do tells (:meth:`Tracker._resolve_held`).
-        valid, valid_sure = True, False
-    faces_sure = all(float(np.max(d["faces"])) >= sure for d in dice)
-    return DiceReading(values, half, bool(valid), places, faces, valid_sure, faces_sure, float(obs.throw_valid))
-
-
-def lone_die(obs: Observation, present: float = 0.2) -> DiceReading | None:
-    """One die found surely on the board and no second (a die cocked against a checker, or off
-    the board, goes unfound: vids 7101, 7202, 7305), as a reading of one die that may not count."""
-    found = [d for d in obs.dice if d.get("score", 1.0) >= present and d.get("on_board", True)]
-    if len(found) != 1 or len(obs.dice) > 2:
-        return None
-    d = found[0]
-    return DiceReading((int(np.argmax(d["faces"])) + 1,), d["half"], False, (tuple(d["uv"]),),
-                       (np.asarray(d["faces"], np.float64),), faces_sure=False, counts=0.0)
-
-
-def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
-                 floor: float = MISREAD_FLOOR, read: set = frozenset()) -> tuple | None:
-    """Another roll, at least ``floor`` likely from the dice's faces or ``read`` at some look at
-    them (:meth:`DiceReading.rolls_read`), for which ``after`` is a legal play.
-
-    A play read as illegal for the dice recorded but legal for dice the reader may have seen
-    more likely tells of a misread die than of a wrong play: no call on it (a false call costs
-    more than a missed one). ``faces``: each die's probabilities of 1..6, as often right as the
-    reader's readings that sure turned out (:func:`vision.dice.honest`): on a die read 0.8 or
-    surer, a face the reader gave less than 0.02 is taken as 0.0008 likely, so a roll one die
-    away from two dice read surely is below ``floor`` and a play of the wrong number is called;
-    on a die read less surely such a face stays 0.015 likely, and a face given a share of its
-    own (0.02 and above) was the true one 1-18% of the time: their rolls stay possible. Of 2,268
-    dice found on 1,550 renders not used in training (the calibration and test sets), no flat
-    die had its true face put under ``floor``; six cocked dice did (such a throw does not
-    count: RULES 2.3).
-    """
-    if len(faces) != 2:
-        return None
-    recorded = tuple(sorted(dice, reverse=True))
-    for roll, p in roll_probabilities(faces).items():
-        if roll != recorded and (p >= floor or roll in read) and before.check(*roll, after).legal:
-            return roll
-    return None
-
-
-def roll_probabilities(faces: tuple) -> dict:
-    """Each roll (larger die first) and its probability from the two dice's faces, or from one
-    die's with the other unseen: a roll of two numbers shows either on the die seen, a double
-    its one, so a face f makes each of the six rolls with an f 1/6 likely.
-
-    >>> p = roll_probabilities((np.array([0.5, 0.0, 0.0, 0.0, 0.5, 0.0]),))
-    >>> round(p[(5, 1)], 3), round(p[(1, 1)], 3), round(p[(4, 2)], 3), round(sum(p.values()), 3)
-    (0.167, 0.083, 0.0, 1.0)
-    """
-    if len(faces) == 1:
-        (a,) = faces
-        return {(d1, d2): float(a[d1 - 1] + (a[d2 - 1] if d1 != d2 else 0.0)) / 6 for d1, d2 in ROLLS}
-    a, b = faces
-    return {(d1, d2): float(a[d1 - 1] * b[d2 - 1] + (a[d2 - 1] * b[d1 - 1] if d1 != d2 else 0.0))
-            for d1, d2 in ROLLS}
-
-
-def read_cube(obs: Observation, sure: float = 0.9, seen: tuple | None = None,
-              likely: float = 0.5) -> tuple | None | str:
-    """(value, location) of the cube on view, None when there is none, "unsure" otherwise.
-
-    A cube action is an event the referee may call, so a reading that is not sure of both its
-    face and its place is not acted on (a false call costs more than a late one), except where
-    the rules leave one face: a cube at a player's side, ``seen`` last in the middle, shows 2
-    (RULES 5.3: offered or taken); seen at the other side, twice its value (a redouble); at the
-    same side, its value. That face is taken when the reader gives it at least ``likely`` (vid
-    7204: a double read 0.89 at the end of the game, never recorded). A false find (a hinge
-    read as 64) does not give the one face the rules leave that much.
-    """
-    if obs.cube is None:
-        return None
-    value, location = obs.cube["value"], obs.cube["location"]
-    if float(np.max(location)) < sure:
-        return "unsure"
-    where = CUBE_LOCATIONS[int(np.argmax(location))]
-    if float(np.max(value)) >= sure:
-        return (CUBE_VALUES[int(np.argmax(value))], where)
-    if seen is None or where == "middle":
-        return "unsure"
-    v0, at = seen
-    face = 2 if at == "middle" else v0 if at == where else 2 * v0
-    if face in CUBE_VALUES and float(value[CUBE_VALUES.index(face)]) >= likely:
-        return (face, where)
-    return "unsure"
-
-
-def opponent_played(before: Position, after: Position) -> bool:
-    """Is ``after`` (seen from the mover) a legal play of some roll by the *opponent* from
-    ``before``? Then the board tells of a turn the tracker missed, not of a foul."""
-    theirs, seen = before.swapped(), after.swapped()
-    return any(theirs.check(d1, d2, seen).legal for d1, d2 in ROLLS)
-
-
-def mover_reached(before: Position, after: Position) -> bool:
-    """Whether the mover's checkers in ``after`` (both seen from the mover) lie where some play
-    of theirs from ``before``, or none, puts them, but for checkers of theirs hit since: the
-    other player's turn may have begun on top, or gone by, and their checkers are not looked at.
-
-    >>> start = Position.start()
-    >>> played = start.apply("8/5 6/5")
-    >>> begun = played.swapped().apply("24/18").swapped()  # the other player's turn begun on top
-    >>> mover_reached(start, begun), mover_reached(start, played.apply("13/10"))
-    (True, False)
-    """
-    now = after.board[0:25].astype(np.int16)
-    ends = np.concatenate([before.board[None]] + [before.play_boards(*roll) for roll in ROLLS])[:, 0:25]
-    hit = ends[:, 0:24].astype(np.int16) - now[0:24]
-    return bool(((hit >= 0).all(axis=1) & (now[24] - ends[:, 24] == hit.sum(axis=1))).any())
-
-
-def danced_between(before: Position, dice: tuple, after: Position) -> tuple | None:
-    """A roll that explains ``after`` (seen from the mover) as two turns of the mover with a dance
-    of the opponent's between them, all unseen but the last throw: the roll of the first turn,
-    or None. Only an opponent on the bar can dance, and a dance moves nothing of theirs, so the
-    board shows no sign of the two turns missed (vid 7311 joined mid-game: light's 3-1 read as a
-    glimpse and dark's 6-4 dance across both halves; light's 6-5 then judged from before the 3-1,
-    a false call).
-
-    >>> before = Position([0, 2, 2, 2, 2, 2, 2] + [0] * 16 + [3], [0] * 23 + [14], opponent_bar=1)
-    >>> after = before.apply("24/18 24/21").apply("21/19 19/18")  # a 6-3 unseen, a dance, then a 2-1
-    >>> danced_between(before, (2, 1), after) in {(6, 3), (5, 4)}
-    True
-    >>> danced_between(before, (2, 1), before.apply("24/21 24/22")) is None  # a 3-2 played for a 2-1
-    True
-    """
-    if not before.opponent_bar:
-        return None
-    for roll in ROLLS:
-        for play in before.plays(*roll):
-            middle = play.position
-            theirs = middle.swapped()
-            if middle.check(*dice, after).legal and any(not theirs.plays(*r)[0].steps for r in ROLLS):
-                return roll
-    return None
-
-
-def passes_through(before: Position, roll: tuple, middle: Position, after: Position) -> bool:
-    """Whether some order of the roll's steps leads from ``before`` through ``middle`` to
-    ``after`` (all seen from the mover; blocked points aside: ``after`` is a legal play of the
-    roll already). A board seen mid-turn tells which of the rolls that make one play was thrown:
-    13/8 then 13/6 is a 5-2, not a 4-3 or a 6-1.
-
-    >>> start = Position.start()
-    >>> [passes_through(start, r, start.apply("13/8"), start.apply("13/6")) for r in ((5, 2), (4, 3), (6, 1))]
-    [True, False, False]
-    """
-    d1, d2 = roll
-
-    def via(pos: Position, left: tuple, stops: tuple) -> bool:
-        if pos == stops[0]:
-            return len(stops) == 1 or via(pos, left, stops[1:])
-        # only a checker that the next stop has fewer of where it stands can move on from there
-        return any(pos.board[src - 1] > stops[0].board[src - 1]
-                   and via(pos.apply([(src, max(0, src - die), False)]), left[:i] + left[i + 1:], stops)
-                   for i, die in enumerate(left) for src in range(1, 26))
-
-    return via(before, (d1,) * 4 if d1 == d2 else (d1, d2), (middle, after))
 
 
 # --- the tracker ---------------------------------------------------------------------------
@@ -602,7 +204,8 @@ class Tracker:
         if state.phase in ("ready", "game_over", "doubled") and self._at_start(logp):
             if state.phase == "doubled":
                 self._submit(Drop(), inferred="the board was set up again")
-            if self.state.phase in ("ready", "game_over") and not (self.state.phase == "ready" and self.variant == "long"):
+            long_unopened = self.state.phase == "ready" and self.variant == "long"
+            if self.state.phase in ("ready", "game_over") and not long_unopened:
                 self._new_game()
             self.set_up = True
             cube = read_cube(obs)
@@ -743,9 +346,10 @@ class Tracker:
         due's, or the play left unclear) and on which no play of that player's puts their
         checkers where they lie (:func:`mover_reached`; several turns went unseen, or a game was
         joined at a misread position; vid 7311 joined at 40%: three turns unseen in a row left
-        the record off the board for the rest of the game, every play unclear). The game is then ended unseen and joined again at the next throw
-        that lands on this board (:meth:`_join`): a record with a gap the official can see,
-        rather than one that stays wrong. One look is enough (between turns players leave one
+        the record off the board for the rest of the game, every play unclear). The game is then
+        ended unseen and joined again at the next throw that lands on this board
+        (:meth:`_join`): a record with a gap the official can see, rather than one that stays
+        wrong. One look is enough (between turns players leave one
         settle without dice, often none: vid 7311), since the join asks the throw to land on
         the board read alike everywhere: one misread look does not restart the game's record."""
         if (self.in_sync or self.held is not None or self.unseen is not None
@@ -842,7 +446,8 @@ class Tracker:
             if over:  # the turn read off the board is over (a dance is recorded below, :meth:`_missed_dance`)
                 self._settle_unseen()
             else:
-                self.unseen, self.turn_path = None, []  # the player's own dice, read at last: their turn is followed as seen
+                # the player's own dice, read at last: their turn is followed as seen
+                self.unseen, self.turn_path = None, []
         elif self.held is None and self.pending is None and self.in_sync:
             self._played_before_danced(dice, logp)
         if self.held is not None:
@@ -859,7 +464,8 @@ class Tracker:
         if unplayed:
             self.pending = None  # the throw picked up unplayed did not count: a re-roll (RULES 2.3)
             self._submit(Throw(*self.state.dice, valid=False), dice=list(self.state.dice),
-                         player=self.state.on_roll + 1, why="picked up unplayed and thrown again: the throw did not count")
+                         player=self.state.on_roll + 1,
+                         why="picked up unplayed and thrown again: the throw did not count")
         if self.pending is not None:
             self._commit_pending("the opponent threw")
         self._rethrown(dice, logp)
@@ -1132,7 +738,8 @@ class Tracker:
         if self.held is not None or self.pending is not None or not self.in_sync:
             return
         state = self.state
-        if state.phase == "doubled" and self._margin(state.position, COLOUR[state.on_roll], logp) >= self.thresholds.call:
+        if state.phase == "doubled" and (self._margin(state.position, COLOUR[state.on_roll], logp)
+                                         >= self.thresholds.call):
             self._submit(Take(), inferred="the game went on")  # a drop ends the game: the take went unseen
         if self.unseen is not None:
             theirs = 1 - self.unseen.side
@@ -1213,7 +820,8 @@ class Tracker:
         found = [(decision.margin, side, roll, decision) for side, before, roll in options
                  for decision in [decode(before, roll, COLOUR[side], logp, self.thresholds)]]
         _, side, roll, decision = min(found, key=lambda f: f[0])
-        rolls = sorted({r for m, s, r, d in found if s == side and d.kind == "legal" and d.position == decision.position})
+        rolls = sorted({r for m, s, r, d in found
+                        if s == side and d.kind == "legal" and d.position == decision.position})
         before = next(b for s, b, r in options if s == side)
         rolls = self._through_path(before, COLOUR[side], rolls, decision.position, self.turn_path)
         glimpse = next((g for g in reversed(self.glimpses) if (thrown is None or not g.same_throw(thrown))

@@ -27,8 +27,9 @@ from typing import Callable
 import numpy as np
 
 from engine.transcript import session_transcript, write_transcript
+from gammoncam.decoding import Thresholds, log_probs
 from gammoncam.frames import FrameSource
-from gammoncam.tracker import COLOUR, Thresholds, Tracker, log_probs
+from gammoncam.tracker import COLOUR, Tracker
 from vision.motion import SettleGate
 from vision.observation import Observation
 
@@ -280,7 +281,8 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
         "variant": variant, "profile": profile.name.replace("-", "_"), "mode": mode,
         "players": {"1": "Light", "2": "Dark"}, "match_length": profile.match_length,
         "score": {"1": s.score[0], "2": s.score[1]},
-        "crawford": None if not profile.is_match else ("crawford" if s.crawford else "post" if s.post_crawford else "pre"),
+        "crawford": (None if not profile.is_match
+                     else "crawford" if s.crawford else "post" if s.post_crawford else "pre"),
         "game": s.game, "turn": len(plays), "on_roll": None if s.on_roll is None else s.on_roll + 1,
         "dice": sorted(s.dice, reverse=True) if s.dice else [],
         "dice_seen": dict(seen) if seen and not s.dice else None,

@@ -174,7 +174,7 @@ def reliability(rows: list, ruled_out: float = 0.002) -> dict:
     surely and not apart), with how many were the die's top face; the dice read wrong; and the
     dice whose true face the calibrated reading gives less than ``ruled_out`` (flat and cocked
     apart): with the other die read right, their true roll is less likely than the tracker's
-    floor (``gammoncam.tracker.MISREAD_FLOOR``), so a legal play of it could be called."""
+    floor (``gammoncam.readings.MISREAD_FLOOR``), so a legal play of it could be called."""
     from vision.dice import FACE_CALIBRATION, SURE_DIE, honest
 
     reads = [r for row in rows for r in row.get("dice_read", [])]

@@ -14,7 +14,7 @@ from engine.match import GameStart
 from engine.position import Position
 from engine.transcript import parse_transcript
 from gammoncam.cli import main
-from gammoncam.tracker import Thresholds, decode, expected_classes
+from gammoncam.decoding import Thresholds, decode, expected_classes
 from vision.dice import honest
 from vision.motion import SettleGate
 
@@ -197,7 +197,7 @@ def test_a_source_that_cannot_be_opened_exits_2(tmp_path, capsys):
 
 def test_dice_that_did_not_move_are_the_same_throw_however_read():
     """A face misread at a later settle must not become a second throw (which would end the turn)."""
-    from gammoncam.tracker import DiceReading
+    from gammoncam.readings import DiceReading
 
     first = DiceReading((5, 2), "right", True, ((0.70, 0.40), (0.80, 0.55)))
     misread = DiceReading((6, 2), "right", True, ((0.805, 0.552), (0.702, 0.398)))
@@ -223,7 +223,7 @@ def test_dice_that_did_not_move_are_the_same_throw_however_read():
 def test_a_play_legal_for_dice_nearly_read_is_not_called():
     """RULES 3.1 judged against dice the camera may have misread: a misread die is no foul, and
     a play of the wrong number with dice read surely is."""
-    from gammoncam.tracker import misread_roll
+    from gammoncam.readings import misread_roll
 
     start = Position.start()
     played = start.apply("8/5 6/5")  # 3-1, read as 3-2
@@ -360,7 +360,7 @@ def test_a_stream_joined_mid_game_joins_the_game_then_follows_the_next(tmp_path,
 def test_the_opponents_legal_play_is_a_missed_turn_not_a_foul():
     """RULES 3.9 judges the player on roll; a board where the *other* player made a legal play
     tells that a throw was missed, and is not called."""
-    from gammoncam.tracker import opponent_played
+    from gammoncam.decoding import opponent_played
 
     start = Position.start()
     theirs = start.swapped().apply("24/18 13/11").swapped()  # dark played 6-2 while light was expected to
@@ -1134,7 +1134,7 @@ def test_a_cube_read_unsurely_takes_the_face_the_rules_leave():
     """RULES 5.3: from the middle, a cube at a player's side shows 2; a redouble doubles it.
     A face read unsurely is taken when the rules leave only it and the reader gives it half its
     belief; a hinge read as a 64 at a side is not a cube action."""
-    from gammoncam.tracker import read_cube
+    from gammoncam.readings import read_cube
     from vision.observation import CUBE_VALUES, Observation
 
     def seen(value_probs, location):
@@ -1183,7 +1183,7 @@ def test_a_reroll_is_called_only_on_a_throw_surely_invalid():
     """RULES 2.3: a die the reader half thinks cocked is read as counting, but not surely; so is
     one it reads as surely cocked, since a flat die against a checker can read so (vid 7502: a
     false re-roll call); a die off the board or the dice in two halves are a re-roll."""
-    from gammoncam.tracker import read_dice
+    from gammoncam.readings import read_dice
 
     obs = _look(Position.start(), np.random.default_rng(7), (5, 2))
     for p_valid, valid, sure in ((0.95, True, True), (0.4, True, False), (0.05, True, False)):

@@ -1,0 +1,216 @@
+"""Reading a play off the board, guided by the rules: what a settled observation says was played.
+
+Every position a legal play of the thrown dice reaches (:meth:`engine.Position.plays`) is scored
+by the observation's log-likelihood, the sum over the 26 locations of log P(the reading that
+position puts there). The best legal position is compared with the best reading with at most
+fifteen checkers of a colour, the rules aside (:func:`free_reading`). The play is legal when the
+margin is small; it is called illegal only when the margin is large *and* every location where
+the two disagree is read with high confidence *and* the reading is a possible board (none of the
+opponent's checkers gone); otherwise the moment is *unclear* (:func:`decode`). A false call costs
+more than a late one.
+
+Two boards also tell of turns the camera missed: the opponent's legal play (a missed throw, not a
+foul: :func:`opponent_played`), checkers no play of the mover's puts where they lie
+(:func:`mover_reached`), two turns of the mover with a dance between (:func:`danced_between`),
+and which roll a play was made with, from a board seen mid-turn (:func:`passes_through`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.position import Position
+from gammoncam.readings import ROLLS
+from vision.checkers import LOCATIONS
+from vision.orientation import LOCATION_INDEX, location_map, reading_position
+from vision.observation import Observation, likeliest_classes
+
+LIGHT_OFFSET, DARK_OFFSET = 1, 16  # class index of ("light", 1) and ("dark", 1)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Where decoding decides. Margins are in nats of log-likelihood (free reading - best legal)."""
+
+    legal: float = 1.0  # at most this: the likeliest legal play
+    call: float = 8.0  # at least this (and confident): an illegal play
+    confident: float = 0.75  # each disagreeing location's reading must have this probability
+
+
+# --- positions and locations ---------------------------------------------------------------
+def expected_classes(boards: np.ndarray, mover: str, variant: str) -> np.ndarray:
+    """(K, 26) class indices that positions put on every location.
+
+    ``boards`` are kernel boards (K, 50) seen from the mover: 24 points and the bar for the mover,
+    then the same for the opponent. A point both colours stand on (only an illegal arrangement)
+    is read as the mover's colour with the total count.
+    """
+    boards = np.asarray(boards, np.int64).reshape(-1, 50)
+    k = len(boards)
+    out = np.zeros((k, len(LOCATIONS)), np.int64)
+    count = np.zeros((k, len(LOCATIONS)), np.int64)
+    opp = "dark" if mover == "light" else "light"
+    for colour, part in ((opp, boards[:, 25:49]), (mover, boards[:, 0:24])):
+        loc = location_map(colour, variant)
+        base = LIGHT_OFFSET if colour == "light" else DARK_OFFSET
+        count[:, loc] += part
+        has = part > 0
+        out[:, loc] = np.where(has, base - 1 + np.minimum(count[:, loc], 15), out[:, loc])
+    for colour, column in ((mover, 24), (opp, 49)):
+        n = boards[:, column]
+        base = LIGHT_OFFSET if colour == "light" else DARK_OFFSET
+        out[:, LOCATION_INDEX[("bar", colour)]] = np.where(n > 0, base - 1 + np.minimum(n, 15), 0)
+    return out
+
+
+def log_probs(obs: Observation) -> np.ndarray:
+    """(26, 31) log-probabilities of the observation, in LOCATIONS order."""
+    return np.log(np.maximum(obs.location_probs(), 1e-9))
+
+
+_FREE: dict = {}  # free_reading's answers by the reading's bytes: one board is measured against many plays
+
+
+def free_reading(logp: np.ndarray) -> tuple[np.ndarray, float]:
+    """The likeliest reading of every location with at most fifteen checkers of a colour, and
+    its log-likelihood: what a position is measured against. Each location read alone can
+    count more (a long nardy head of 14 read as 15 with a checker gone from it: 16 light
+    checkers), and a margin against a reading no position can have calls every play unclear
+    and every board changed (vid 7409: 4 of 40 turns, one made up)."""
+    key = logp.tobytes()
+    if key not in _FREE:
+        classes = likeliest_classes(logp)
+        if len(_FREE) > 64:
+            _FREE.clear()
+        _FREE[key] = (classes, float(logp[np.arange(len(logp)), classes].sum()))
+    return _FREE[key]
+
+
+@dataclass
+class Decision:
+    """What an observation says about a play: legal, illegal or unclear."""
+
+    kind: str  # "legal" | "illegal" | "unclear"
+    position: Position  # the legal play's position, or the illegal reading
+    margin: float  # log-likelihood of the free reading minus that of the best legal position
+    candidates: int
+    best_legal: Position | None = None
+
+    def to_json(self) -> dict:
+        return {"decision": self.kind, "margin": round(self.margin, 2), "candidates": self.candidates}
+
+
+def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
+           thresholds: Thresholds = Thresholds()) -> Decision:
+    """Which position after ``before`` and ``dice`` best explains ``logp`` (see the module doc).
+
+    >>> from vision.layout import Physical, recognizer_form
+    >>> pos = Position.start()
+    >>> after = pos.apply("8/5 6/5")
+    >>> lp = np.log(np.full((26, 31), 1e-6)); truth = expected_classes(after.board[None], "light", "backgammon")[0]
+    >>> lp[np.arange(26), truth] = 0.0
+    >>> decode(pos, (3, 1), "light", lp).kind
+    'legal'
+    """
+    variant = before.variant
+    boards = before.play_boards(*dice)
+    classes = expected_classes(boards, mover, variant.name)
+    ll = logp[np.arange(logp.shape[0]), classes].sum(axis=1)
+    k = int(np.argmax(ll))
+    best = Position.from_board(boards[k], variant)
+    free, ll_free = free_reading(logp)
+    margin = ll_free - float(ll[k])
+    if margin <= thresholds.legal:
+        return Decision("legal", best, margin, len(boards), best)
+    reading = reading_position(free, mover, variant)
+    differ = np.nonzero(free != classes[k])[0]
+    confident = bool(np.all(np.exp(logp[differ, free[differ]]) >= thresholds.confident))
+    possible = reading is not None and _possible(before, reading)
+    if margin >= thresholds.call and confident and possible:
+        return Decision("illegal", reading, margin, len(boards), best)
+    return Decision("unclear", best, margin, len(boards), best)
+
+
+def _possible(before: Position, after: Position) -> bool:
+    """Could ``after`` follow ``before`` on a board (whatever the rules): the mover has no more
+    checkers in play than before, the opponent has the same number in play."""
+    in_play = lambda b, s: int(b[s:s + 25].sum())
+    return in_play(after.board, 0) <= in_play(before.board, 0) and in_play(after.board, 25) == in_play(before.board, 25)
+
+
+
+# --- what two boards tell of turns unseen -------------------------------------------------
+def opponent_played(before: Position, after: Position) -> bool:
+    """Is ``after`` (seen from the mover) a legal play of some roll by the *opponent* from
+    ``before``? Then the board tells of a turn the tracker missed, not of a foul."""
+    theirs, seen = before.swapped(), after.swapped()
+    return any(theirs.check(d1, d2, seen).legal for d1, d2 in ROLLS)
+
+
+def mover_reached(before: Position, after: Position) -> bool:
+    """Whether the mover's checkers in ``after`` (both seen from the mover) lie where some play
+    of theirs from ``before``, or none, puts them, but for checkers of theirs hit since: the
+    other player's turn may have begun on top, or gone by, and their checkers are not looked at.
+
+    >>> start = Position.start()
+    >>> played = start.apply("8/5 6/5")
+    >>> begun = played.swapped().apply("24/18").swapped()  # the other player's turn begun on top
+    >>> mover_reached(start, begun), mover_reached(start, played.apply("13/10"))
+    (True, False)
+    """
+    now = after.board[0:25].astype(np.int16)
+    ends = np.concatenate([before.board[None]] + [before.play_boards(*roll) for roll in ROLLS])[:, 0:25]
+    hit = ends[:, 0:24].astype(np.int16) - now[0:24]
+    return bool(((hit >= 0).all(axis=1) & (now[24] - ends[:, 24] == hit.sum(axis=1))).any())
+
+
+def danced_between(before: Position, dice: tuple, after: Position) -> tuple | None:
+    """A roll that explains ``after`` (seen from the mover) as two turns of the mover with a dance
+    of the opponent's between them, all unseen but the last throw: the roll of the first turn,
+    or None. Only an opponent on the bar can dance, and a dance moves nothing of theirs, so the
+    board shows no sign of the two turns missed (vid 7311 joined mid-game: light's 3-1 read as a
+    glimpse and dark's 6-4 dance across both halves; light's 6-5 then judged from before the 3-1,
+    a false call).
+
+    >>> before = Position([0, 2, 2, 2, 2, 2, 2] + [0] * 16 + [3], [0] * 23 + [14], opponent_bar=1)
+    >>> after = before.apply("24/18 24/21").apply("21/19 19/18")  # a 6-3 unseen, a dance, then a 2-1
+    >>> danced_between(before, (2, 1), after) in {(6, 3), (5, 4)}
+    True
+    >>> danced_between(before, (2, 1), before.apply("24/21 24/22")) is None  # a 3-2 played for a 2-1
+    True
+    """
+    if not before.opponent_bar:
+        return None
+    for roll in ROLLS:
+        for play in before.plays(*roll):
+            middle = play.position
+            theirs = middle.swapped()
+            if middle.check(*dice, after).legal and any(not theirs.plays(*r)[0].steps for r in ROLLS):
+                return roll
+    return None
+
+
+def passes_through(before: Position, roll: tuple, middle: Position, after: Position) -> bool:
+    """Whether some order of the roll's steps leads from ``before`` through ``middle`` to
+    ``after`` (all seen from the mover; blocked points aside: ``after`` is a legal play of the
+    roll already). A board seen mid-turn tells which of the rolls that make one play was thrown:
+    13/8 then 13/6 is a 5-2, not a 4-3 or a 6-1.
+
+    >>> start = Position.start()
+    >>> [passes_through(start, r, start.apply("13/8"), start.apply("13/6")) for r in ((5, 2), (4, 3), (6, 1))]
+    [True, False, False]
+    """
+    d1, d2 = roll
+
+    def via(pos: Position, left: tuple, stops: tuple) -> bool:
+        if pos == stops[0]:
+            return len(stops) == 1 or via(pos, left, stops[1:])
+        # only a checker that the next stop has fewer of where it stands can move on from there
+        return any(pos.board[src - 1] > stops[0].board[src - 1]
+                   and via(pos.apply([(src, max(0, src - die), False)]), left[:i] + left[i + 1:], stops)
+                   for i, die in enumerate(left) for src in range(1, 26))
+
+    return via(before, (d1,) * 4 if d1 == d2 else (d1, d2), (middle, after))
+

@@ -1,0 +1,226 @@
+"""The dice and the cube as a settled observation shows them, and what the faces say of the roll.
+
+Dice lying where they lay are the same throw however a later look reads them, each die read
+from its clearest look (:class:`DiceReading`), each face as sure as the reader's readings that
+sure turned out (:func:`vision.dice.honest`). A play legal for a roll the faces leave at all
+likely is a misread die, not a foul (:func:`misread_roll`). A cube action is acted on only when
+both the cube's face and its place are read surely, or the rules leave it one face
+(:func:`read_cube`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from engine.position import Position
+from vision.observation import CUBE_LOCATIONS, CUBE_VALUES, Observation
+
+ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))  # larger die first
+CHANCE = {roll: (1 if roll[0] == roll[1] else 2) / 36 for roll in ROLLS}  # a roll's chance before it is seen
+OPENING_ROLLS = tuple(roll for roll in ROLLS if roll[0] != roll[1])  # a tie is thrown again (RULES 2.1)
+MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
+SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
+# A roll at least this likely at some look at the dice stays possible for a call, however
+# surely a clearer look reads another: a face the reader gave a share of its own at that look
+# (0.05 or more on a die read surely, taken as 0.052 likely; 0.02 or more on the others, 0.054
+# and up: vision.dice.FACE_CALIBRATION), not one it all but ruled out (taken as 0.0008-0.016).
+ROLL_SEEN = 0.02
+
+
+@dataclass(frozen=True)
+class DiceReading:
+    values: tuple  # larger first
+    half: str | None  # "left" | "right" | None when the dice lie in different halves
+    valid: bool
+    places: tuple = field(default=(), compare=False)  # each die's field (u, v), when known
+    faces: tuple = field(default=(), compare=False)  # each die's probabilities of 1..6, when known
+    valid_sure: bool = field(default=True, compare=False)  # False: a die may be cocked (valid is then True)
+    # False: a face is read too unsurely to act on (nor is a die read so unsurely surely cocked:
+    # vid 7105, a flat die read "cocked"); such a look only helps tell an unseen throw (a glimpse)
+    faces_sure: bool = field(default=True, compare=False)
+    counts: float = field(default=1.0, compare=False)  # the probability that the throw counts (RULES 2.3)
+    # The rolls earlier looks merged into this one read (:meth:`seen_again`): a roll some look
+    # read stays possible whatever a clearer look says (:meth:`rolls_read`).
+    earlier: tuple = field(default=(), compare=False)
+
+    @property
+    def thrower(self) -> str | None:
+        return {"right": "light", "left": "dark"}.get(self.half)
+
+    def likely(self) -> tuple[tuple, float]:
+        """The likeliest roll from the faces and its probability (the values read, if no faces)."""
+        if len(self.faces) != 2:
+            return self.values, 1.0
+        return max(roll_probabilities(self.faces).items(), key=lambda rp: rp[1])
+
+    def rolls_read(self) -> set:
+        """The rolls some look at these dice read as the likeliest or at least :data:`ROLL_SEEN`
+        likely. None of them is ruled out for a call: a die read surely at one look can be
+        misread surely at another (vid 7401: a 4 read 0.67, then 6 at 0.996 with a checker laid
+        against it, and the 4-2 played was called as a 6-2's foul; vid 7416: a 5 read as 1 at
+        0.996 at one look and at 0.93 with the 5 at 0.05 at the next, and the 5-1 played was
+        called as a 1-1's)."""
+        if len(self.faces) != 2:
+            return set()
+        seen = {roll for roll, p in roll_probabilities(self.faces).items() if p >= ROLL_SEEN}
+        return {*self.earlier, self.likely()[0], *seen}
+
+    def same_throw(self, other: "DiceReading") -> bool:
+        """Whether ``other`` sees the dice of this throw: a die lying where one of these lies,
+        however the faces were read. Dice that did not move were not thrown again, so a face
+        misread at a later settle must not become a new throw (and end the turn); and a throw
+        takes up both dice, so one die unmoved is enough: the other may be nudged by a checker
+        laid against it, or its find shift onto a side face (vid 7419: a die's find moved half
+        a die as its face was read 3, then 2, and the player's own dice were taken for a new
+        throw in the other player's half, a false re-roll call)."""
+        if not self.places or not other.places:
+            return self == other
+        return any(np.hypot(*(np.asarray(a) - b)) <= SAME_PLACE for a in self.places for b in other.places)
+
+    def _pairings(self, other: "DiceReading") -> tuple:
+        """How far the dice lie from ``other``'s, paired in order and crosswise."""
+        a, b = np.asarray(self.places), np.asarray(other.places)
+        return (np.hypot(*(a[0] - b[0])) + np.hypot(*(a[1] - b[1])),
+                np.hypot(*(a[0] - b[1])) + np.hypot(*(a[1] - b[0])))
+
+    def seen_again(self, other: "DiceReading") -> "DiceReading":
+        """This throw with each die's faces taken from the clearer of the two looks at it
+        (``values`` stay as first read; :meth:`likely` follows the faces).
+
+        Looks at dice lying still are not independent evidence: a face misread once is misread
+        at every look, so multiplying looks would make a misread die look certain. The clearest
+        look stands (a hand that half hid a die at one settle is gone at the next)."""
+        if len(self.faces) != 2 or len(other.faces) != 2 or len(self.places) != 2 or len(other.places) != 2:
+            return self
+        straight, crossed = self._pairings(other)
+        theirs = other.faces if straight <= crossed else other.faces[::-1]
+        faces = tuple(g if g.max() > f.max() else f for f, g in zip(self.faces, theirs))
+        earlier = tuple(self.rolls_read() | other.rolls_read())
+        if self.valid_sure or not other.valid_sure:
+            return replace(self, faces=faces, earlier=earlier)
+        # the clearer look decides
+        return replace(self, faces=faces, earlier=earlier, valid=other.valid, valid_sure=True)
+
+
+def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
+              invalid: float = 0.1) -> DiceReading | None | str:
+    """The dice at rest: a :class:`DiceReading` (``faces_sure`` False when a face is read less
+    surely than ``sure``), None when there are none, "unsure" when not two dice are found.
+
+    A find whose face cannot be read is a die to act on only when it is strong (score at least
+    ``present``) and on the board: a false find (a checker's rim, a clock on the table) must not
+    hide that the dice were picked up; a die read clearly counts however weakly it was found.
+    A throw is taken as not counting (a re-roll is called) only when it counts with probability
+    ``invalid`` at most and its dice lie where a throw cannot count (off the board, in two
+    halves); one that may or may not count (a die perhaps cocked, however surely) is read as
+    counting with ``valid_sure`` False, and its play or a clearer look decides.
+    """
+    dice = [d for d in obs.dice if float(np.max(d["faces"])) >= sure
+            or (d.get("score", 1.0) >= present and d.get("on_board", True))]
+    if not dice:
+        return None
+    if len(dice) != 2:
+        return "unsure"
+    values = tuple(sorted((int(np.argmax(d["faces"])) + 1 for d in dice), reverse=True))
+    # A die off the board leaves the thrower told by the one on it, in their right-hand half
+    # (the throw does not count, RULES 2.3; vid 7401: light's 5-5 with a die off the board,
+    # thrower unknown, was taken for dark's throw and dark's unseen 2-2 called illegal).
+    halves = {d["half"] for d in dice if d.get("on_board", True)}
+    half = halves.pop() if len(halves) == 1 else None
+    places = tuple(tuple(d["uv"]) for d in dice if "uv" in d)
+    faces = tuple(np.asarray(d["faces"], np.float64) for d in dice)
+    valid = obs.throw_valid > invalid
+    valid_sure = not invalid < obs.throw_valid < 0.5
+    if not valid and half is not None and all(d.get("on_board", True) for d in dice):
+        # Both dice on the board in one half: only a die read as cocked says the throw does not
+        # count, and a flat die lying against a checker can read 0.02 flat (vid 7502: a false
+        # re-roll call). Such a throw may count; what the players do tells (:meth:`Tracker._resolve_held`).
+        valid, valid_sure = True, False
+    faces_sure = all(float(np.max(d["faces"])) >= sure for d in dice)
+    return DiceReading(values, half, bool(valid), places, faces, valid_sure, faces_sure, float(obs.throw_valid))
+
+
+def lone_die(obs: Observation, present: float = 0.2) -> DiceReading | None:
+    """One die found surely on the board and no second (a die cocked against a checker, or off
+    the board, goes unfound: vids 7101, 7202, 7305), as a reading of one die that may not count."""
+    found = [d for d in obs.dice if d.get("score", 1.0) >= present and d.get("on_board", True)]
+    if len(found) != 1 or len(obs.dice) > 2:
+        return None
+    d = found[0]
+    return DiceReading((int(np.argmax(d["faces"])) + 1,), d["half"], False, (tuple(d["uv"]),),
+                       (np.asarray(d["faces"], np.float64),), faces_sure=False, counts=0.0)
+
+
+def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
+                 floor: float = MISREAD_FLOOR, read: set = frozenset()) -> tuple | None:
+    """Another roll, at least ``floor`` likely from the dice's faces or ``read`` at some look at
+    them (:meth:`DiceReading.rolls_read`), for which ``after`` is a legal play.
+
+    A play read as illegal for the dice recorded but legal for dice the reader may have seen
+    more likely tells of a misread die than of a wrong play: no call on it (a false call costs
+    more than a missed one). ``faces``: each die's probabilities of 1..6, as often right as the
+    reader's readings that sure turned out (:func:`vision.dice.honest`): on a die read 0.8 or
+    surer, a face the reader gave less than 0.02 is taken as 0.0008 likely, so a roll one die
+    away from two dice read surely is below ``floor`` and a play of the wrong number is called;
+    on a die read less surely such a face stays 0.015 likely, and a face given a share of its
+    own (0.02 and above) was the true one 1-18% of the time: their rolls stay possible. Of 2,268
+    dice found on 1,550 renders not used in training (the calibration and test sets), no flat
+    die had its true face put under ``floor``; six cocked dice did (such a throw does not
+    count: RULES 2.3).
+    """
+    if len(faces) != 2:
+        return None
+    recorded = tuple(sorted(dice, reverse=True))
+    for roll, p in roll_probabilities(faces).items():
+        if roll != recorded and (p >= floor or roll in read) and before.check(*roll, after).legal:
+            return roll
+    return None
+
+
+def roll_probabilities(faces: tuple) -> dict:
+    """Each roll (larger die first) and its probability from the two dice's faces, or from one
+    die's with the other unseen: a roll of two numbers shows either on the die seen, a double
+    its one, so a face f makes each of the six rolls with an f 1/6 likely.
+
+    >>> p = roll_probabilities((np.array([0.5, 0.0, 0.0, 0.0, 0.5, 0.0]),))
+    >>> round(p[(5, 1)], 3), round(p[(1, 1)], 3), round(p[(4, 2)], 3), round(sum(p.values()), 3)
+    (0.167, 0.083, 0.0, 1.0)
+    """
+    if len(faces) == 1:
+        (a,) = faces
+        return {(d1, d2): float(a[d1 - 1] + (a[d2 - 1] if d1 != d2 else 0.0)) / 6 for d1, d2 in ROLLS}
+    a, b = faces
+    return {(d1, d2): float(a[d1 - 1] * b[d2 - 1] + (a[d2 - 1] * b[d1 - 1] if d1 != d2 else 0.0))
+            for d1, d2 in ROLLS}
+
+
+def read_cube(obs: Observation, sure: float = 0.9, seen: tuple | None = None,
+              likely: float = 0.5) -> tuple | None | str:
+    """(value, location) of the cube on view, None when there is none, "unsure" otherwise.
+
+    A cube action is an event the referee may call, so a reading that is not sure of both its
+    face and its place is not acted on (a false call costs more than a late one), except where
+    the rules leave one face: a cube at a player's side, ``seen`` last in the middle, shows 2
+    (RULES 5.3: offered or taken); seen at the other side, twice its value (a redouble); at the
+    same side, its value. That face is taken when the reader gives it at least ``likely`` (vid
+    7204: a double read 0.89 at the end of the game, never recorded). A false find (a hinge
+    read as 64) does not give the one face the rules leave that much.
+    """
+    if obs.cube is None:
+        return None
+    value, location = obs.cube["value"], obs.cube["location"]
+    if float(np.max(location)) < sure:
+        return "unsure"
+    where = CUBE_LOCATIONS[int(np.argmax(location))]
+    if float(np.max(value)) >= sure:
+        return (CUBE_VALUES[int(np.argmax(value))], where)
+    if seen is None or where == "middle":
+        return "unsure"
+    v0, at = seen
+    face = 2 if at == "middle" else v0 if at == where else 2 * v0
+    if face in CUBE_VALUES and float(value[CUBE_VALUES.index(face)]) >= likely:
+        return (face, where)
+    return "unsure"
+
