@@ -127,18 +127,25 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
     reading = reading_position(free, mover, variant)
     differ = np.nonzero(free != classes[k])[0]
     confident = bool(np.all(np.exp(logp[differ, free[differ]]) >= thresholds.confident))
-    possible = reading is not None and _possible(before, reading)
+    possible = reading is not None and _possible(before, dice, reading)
     if margin >= thresholds.call and confident and possible:
         return Decision("illegal", reading, margin, len(boards), best)
     return Decision("unclear", best, margin, len(boards), best)
 
 
-def _possible(before: Position, after: Position) -> bool:
-    """Could ``after`` follow ``before`` on a board (whatever the rules): the mover has no more
-    checkers in play than before, the opponent has the same number in play."""
+def _possible(before: Position, dice: tuple, after: Position) -> bool:
+    """Could a player with ``dice`` thrown turn ``before`` into ``after`` on a board, the rules
+    aside: the opponent has as many checkers in play as before, the mover as many or fewer
+    (borne off), and the mover's checkers went forward, by no more than a throw can carry them
+    (24 pips, a 6-6) or twice the pips thrown: a foul plays a wrong number, too many checkers or
+    the turn before's as well, it does not carry checkers across the board. Any other reading is
+    a misread: vid 7705, a long nardy head of 14 read as 12 at 0.68-0.71 took the mover's pips
+    down by 48 more than the 6 thrown, within 0.05 of the confidence that calls a play illegal."""
     in_play = lambda b, s: int(b[s:s + 25].sum())
-    return in_play(after.board, 0) <= in_play(before.board, 0) and in_play(after.board, 25) == in_play(before.board, 25)
-
+    thrown = dice[0] * 4 if dice[0] == dice[1] else dice[0] + dice[1]
+    went = before.pip_counts()[0] - after.pip_counts()[0]
+    return (in_play(after.board, 0) <= in_play(before.board, 0)
+            and in_play(after.board, 25) == in_play(before.board, 25) and 0 <= went <= max(24, 2 * thrown))
 
 
 # --- what two boards tell of turns unseen -------------------------------------------------

@@ -122,6 +122,22 @@ def test_a_confident_illegal_play_is_called_and_an_ambiguous_one_is_unclear():
     assert d.kind == "unclear"
 
 
+def test_a_reading_no_play_can_make_on_a_board_is_a_misread_not_a_foul():
+    """RULES 3.1: checkers go forward by the dice. Long nardy, light's 5-1 played 24/18 and the head
+    of 14 read surely as 12: two checkers gone from the head, not borne off (the mover's pips
+    down by 54, more than any throw carries), so the reading is not a possible board and nothing
+    is called (vid 7705). A foul the dice can make, 24/19 24/23 (two checkers from the head,
+    RULES 3.7), is called."""
+    rng = np.random.default_rng(3)
+    before = Position.start("long")
+    misread = Position.from_json({**before.apply("24/18").to_json(), "player": [0] * 17 + [1] + [0] * 5 + [12]})
+    d = decode(before, (5, 1), "light", _observation_of(misread, "light", rng, noise=0.01))
+    assert d.kind == "unclear" and d.margin >= Thresholds().call
+    foul = before.apply("24/19 24/23")
+    d = decode(before, (5, 1), "light", _observation_of(foul, "light", rng, noise=0.01))
+    assert d.kind == "illegal" and d.position == foul
+
+
 def test_watch_follows_the_clip(tmp_path, capsys):
     out = tmp_path / "seen.mat"
     log = tmp_path / "log.sqlite"
