@@ -5,9 +5,10 @@ by the observation's log-likelihood, the sum over the 26 locations of log P(the 
 position puts there). The best legal position is compared with the best reading with at most
 fifteen checkers of a colour, the rules aside (:func:`free_reading`). The play is legal when the
 margin is small; it is called illegal only when the margin is large *and* every location where
-the two disagree is read with high confidence *and* the reading is a possible board (none of the
-opponent's checkers gone); otherwise the moment is *unclear* (:func:`decode`). A false call costs
-more than a late one.
+the two disagree is read with high confidence *and* the reading is a board the thrower could
+have left (none of the opponent's checkers gone, the mover's gone forward no further than a throw
+carries them); otherwise the moment is *unclear* (:func:`decode`). A false call costs more than a
+late one.
 
 Two boards also tell of turns the camera missed: the opponent's legal play (a missed throw, not a
 foul: :func:`opponent_played`), checkers no play of the mover's puts where they lie
