@@ -402,12 +402,23 @@ class Tracker:
         # may be that game still or the game after it, which no board tells apart. The engine
         # takes the next game (post-Crawford, RULES 6.2), under which no double is called falsely.
         crawford_lost = self.state.phase == "game_over" and self.state.result is None and self.state.crawford
-        try:
-            self._submit(NewGame(start=start, **(self.joined_at if self.state.game == 0 else {})),
-                         joined=str(start), player=thrower + 1)
-        except InvalidEventError as exc:  # a cube read turned in what the score makes the Crawford game
-            self.note("unclear", what=f"a game in progress that cannot be joined: {exc}", **info)
+        # A cube lying turned in what the score makes the Crawford game was turned by a double the
+        # rules void (RULES 6.4: it has no effect on the cube), so the game's cube is in the middle
+        # (vid 7702 joined at 40%, after a double called and taken there: never joined before).
+        centred = GameStart(position, thrower, 1, None)
+        for candidate in (start, centred) if start != centred else (start,):
+            try:
+                self._submit(NewGame(start=candidate, **(self.joined_at if self.state.game == 0 else {})),
+                             joined=str(candidate), player=thrower + 1)
+                break
+            except InvalidEventError as exc:
+                problem = exc
+        else:
+            self.note("unclear", what=f"a game in progress that cannot be joined: {problem}", **info)
             return False
+        if candidate is not start:
+            self.note("warning", text=f"the cube lies turned where it cannot be ({problem}): a double there had no "
+                                      "effect (RULES 6.4), so the game is joined with the cube in the middle")
         self.pending, self.in_sync, self.set_up, self.bare_board, self.joined = None, False, True, None, True
         if crawford_lost:
             self.note("warning", text="the Crawford game's record was lost and a game joined again: if it is still "

@@ -491,6 +491,25 @@ def test_a_game_in_progress_is_joined_only_at_dice_landing_on_the_board_last_see
     assert plays == [(2, [5, 2], "13/11 13/8", "legal"), (1, [6, 5], "10/4 9/4", "legal")]
 
 
+def test_a_crawford_game_with_the_cube_lying_turned_is_joined_with_the_cube_in_the_middle(tmp_path):
+    """Watching begins in the Crawford game of a 3-point match (2-0) after a double there was called
+    and taken: the cube lies at light's side showing 2, where no game can have it (RULES 6.2). The
+    double had no effect (6.4), so the game is joined with the cube in the middle, with a warning
+    for the official; play is followed, nothing called (vid 7702 at 40%: never joined before)."""
+    look = _cube_looks(3)
+    turned = lambda position, dice=(), half="right": look(position, dice, half, 2, "light")
+    middle = Position.start().apply("8/5 6/5").swapped().apply("24/18 13/9").swapped()
+    before = middle.apply("13/10 13/9")
+    dark = before.swapped().apply("13/8 13/11").swapped()
+    events, referee = _tracked(tmp_path, [turned(before), turned(before, (5, 2), "left"), turned(dark, (5, 2), "left"),
+                                          turned(dark), turned(dark, (6, 5))],
+                               preset="tournament", match_length=3, joined_at={"score": (2, 0)})
+    assert [e["type"] for e in events][:2] == ["game_start", "warning"] and "call" not in [e["type"] for e in events]
+    assert GameStart.parse(events[0]["joined"]).cube == 1 and "RULES 6.4" in events[1]["text"]
+    assert referee.state.crawford and referee.state.cube == 1 and referee.state.owner is None
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [(2, "13/11 13/8")]
+
+
 def test_a_turn_never_seen_is_read_from_the_board_when_the_next_throw_comes(tmp_path):
     """Dark's throw was never read (it was picked up before a sure look); when light throws next,
     dark's play is read off the board, with the roll that explains it, and nothing is called."""
