@@ -15,8 +15,8 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
   from the board as it stands, guided by the rules (:func:`~gammoncam.decoding.decode`). Picked
   up with nothing played though the roll could be played, the next throw tells: the thrower's
   own means the throw did not count (a cocked die read flat; a re-roll, RULES 2.3), the other
-  player's that the play was forfeit (a foul). A throw glimpsed as perhaps not counting and thrown again by
-  its thrower is a re-roll too.
+  player's that the play was forfeit (a foul). A throw glimpsed as perhaps not counting and
+  thrown again by its thrower is a re-roll too.
 - *the cube turned up and laid before a player*: a double by the other player (by the player
   on roll with their throw on the board: a double after the throw, RULES 5.2); the cube taken
   to the taker's side, or the doubler throwing next: a take; the board set up again (or the
@@ -29,7 +29,9 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
 
 Player 1 plays light (the bottom of the board, :mod:`vision.layout`), player 2 dark. Plays are
 read off the board guided by the rules (:mod:`gammoncam.decoding`); throws and the cube from what
-the dice and cube readers make of them (:mod:`gammoncam.readings`).
+the dice and cube readers make of them (:mod:`gammoncam.readings`). A play read as neither clearly
+legal nor surely illegal is *unclear*: the tracker waits for more frames, up to the opponent's
+next action, when it gives the benefit of the doubt to the likeliest legal play.
 
 The camera is not trusted further than it has earned:
 
