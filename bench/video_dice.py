@@ -24,7 +24,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from vision.dice import SURE_DIE  # noqa: E402
+from vision.dice import SURE_DIE, DiceReader  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 from vision.rectify import Field  # noqa: E402
 
@@ -89,11 +89,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("videos", nargs="+", type=Path, help="directories written by `gammoncam synth video`")
     ap.add_argument("--every", type=int, default=4, help="read every Nth frame")
+    ap.add_argument("--reader", type=Path, help="another die reader (ONNX) to measure in place of the shipped one")
     args = ap.parse_args()
     rec = Recognizer()
+    if args.reader:
+        rec.extras = [DiceReader(reader=args.reader)]
     rows = [r for v in tqdm(args.videos, desc="videos", unit="video") for r in reads(v, rec, args.every)]
     for line in table(rows):
         print(json.dumps(line))
+    flat = [r for r in rows if not r["cocked"]]
+    print(json.dumps({"px": "all", "cocked": False, "dice": len(flat), "wrong": sum(r["wrong"] for r in flat),
+                      "sure_wrong": sum(r["wrong"] and r["sure"] for r in flat),
+                      "sure_true_face_ruled_out": sum(r["ruled_out"] and r["sure"] for r in flat)}))
     return 0
 
 

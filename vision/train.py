@@ -333,10 +333,50 @@ class ResumeError(ValueError):
     """A checkpoint that cannot be resumed as asked."""
 
 
+def onnx_state(net, path: Path) -> dict:
+    """A state dict for ``net`` from its ONNX export (``path``), to fine-tune shipped weights whose
+    checkpoint is gone. The export folds each batch norm into the convolution before it, so the
+    convolutions and linear layers take the exported weights in order, a folded convolution's bias
+    goes to its batch norm, and that batch norm becomes the identity (train it in eval mode)."""
+    import onnx
+    import torch
+    import torch.nn as nn
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+    exported = [[weights[k] for k in node.input[1:]] for node in graph.node if node.op_type in ("Conv", "Gemm")]
+    modules = [m for m in net.modules() if isinstance(m, (nn.Conv2d, nn.Linear, nn.BatchNorm2d))]
+    layers = [i for i, m in enumerate(modules) if not isinstance(m, nn.BatchNorm2d)]
+    if len(layers) != len(exported):
+        raise ResumeError(f"{path} holds {len(exported)} layers, this network {len(layers)}: another architecture")
+    names = {m: n for n, m in net.named_modules()}
+    state = net.state_dict()
+    for i, (w, *b) in zip(layers, exported):
+        layer = modules[i]
+        if tuple(w.shape) != tuple(layer.weight.shape):
+            raise ResumeError(f"{path}: a layer of shape {tuple(w.shape)} where this network has "
+                              f"{tuple(layer.weight.shape)}: another architecture")
+        state[f"{names[layer]}.weight"] = w
+        norm = modules[i + 1] if i + 1 < len(modules) and isinstance(modules[i + 1], nn.BatchNorm2d) else None
+        if norm is None:
+            state[f"{names[layer]}.bias"] = b[0]
+            continue
+        n = names[norm]
+        state[f"{n}.weight"] = torch.ones_like(norm.weight)
+        state[f"{n}.bias"] = b[0] if b else torch.zeros_like(norm.bias)
+        state[f"{n}.running_mean"] = torch.zeros_like(norm.running_mean)
+        state[f"{n}.running_var"] = torch.full_like(norm.running_var, 1 - norm.eps)
+    return state
+
+
 class PairedRun:
     """Two networks trained side by side on their own batches (a heat-map finder and a reader or
     refiner of what it finds): AdamW and a one-cycle schedule each, weights from ``init`` to
     fine-tune, resumed from ``<out>.ckpt`` after the last finished epoch and saved after each.
+    ``init`` is a checkpoint, or an ONNX path ``DIR/STEM.onnx`` standing for the exports
+    ``DIR/STEM_<name>.onnx`` (``models/dice.onnx``: the shipped finder and reader, whose
+    checkpoints are not kept; :func:`onnx_state`).
 
     ``nets`` and ``steps`` (optimiser steps an epoch) are keyed by the networks' names. With
     ``only`` (a name) that network alone trains: the other has no steps (``self.steps``) and is
@@ -352,8 +392,17 @@ class PairedRun:
         self.steps = steps = {n: (k if only in (None, n) else 0) for n, k in steps.items()}
         out.parent.mkdir(parents=True, exist_ok=True)
         self.ckpt = out.with_suffix(".ckpt")
-        if init is not None:
+        self.folded: set[str] = set()  # networks loaded from an ONNX export: their BN stays the identity
+        if init is not None and init.suffix == ".onnx":
+            state = {}
+            for name, net in nets.items():
+                export = init.parent / f"{init.stem}_{name}.onnx"
+                if export.exists():
+                    state[name] = onnx_state(net, export)
+                    self.folded.add(name)
+        elif init is not None:
             state = torch.load(init, weights_only=False)
+        if init is not None:
             for name, net in nets.items():
                 try:
                     net.load_state_dict(state[name])
@@ -377,11 +426,18 @@ class PairedRun:
                 self.opts[n].load_state_dict(state[f"opt_{n}"])
                 self.scheds[n].load_state_dict(state[f"sched_{n}"])
             self.start, self.history = state["epoch"], state["history"]
+            self.folded = set(state.get("folded", ()))
             print(f"resuming after epoch {self.start}")
 
     def train(self) -> None:
-        for net in self.nets.values():
+        import torch.nn as nn
+
+        for name, net in self.nets.items():
             net.train()
+            if name in self.folded:  # batch statistics would undo the statistics folded into the weights
+                for m in net.modules():
+                    if isinstance(m, nn.BatchNorm2d):
+                        m.eval()
 
     def step(self, name: str, loss) -> float:
         """One optimiser step of network ``name`` on ``loss``; the loss as a number."""
@@ -398,7 +454,8 @@ class PairedRun:
 
         self.history.append(record)
         print(record)
-        state = {"epoch": record["epoch"], "epochs": self.epochs, "history": self.history}
+        state = {"epoch": record["epoch"], "epochs": self.epochs, "history": self.history,
+                 "folded": sorted(self.folded)}
         for n, net in self.nets.items():
             state.update({n: net.state_dict(), f"opt_{n}": self.opts[n].state_dict(),
                           f"sched_{n}": self.scheds[n].state_dict()})

@@ -159,6 +159,13 @@ def _run_training(args) -> int:
                          f"(its networks: {', '.join(networks) or 'one'})")
     if args.only and not args.init:
         raise UsageError(f"--only {args.only} needs --init: the other network is kept as that checkpoint holds it")
+    if args.init:
+        init = Path(args.init)
+        if args.stage == "checkers" and init.suffix == ".onnx":
+            raise UsageError("--init for checkers takes a checkpoint (.ckpt), not an ONNX export")
+        exports = [init.parent / f"{init.stem}_{n}.onnx" for n in networks] if init.suffix == ".onnx" else [init]
+        if not any(e.exists() for e in exports):
+            raise UsageError(f"--init {args.init}: no {' nor '.join(map(str, exports))}")
     if args.stage == "corners":
         from vision.train_corners import train_corners
 
@@ -210,7 +217,8 @@ def register(subparsers) -> None:
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers)")
-    p.add_argument("--init", help="start from this checkpoint's weights")
+    p.add_argument("--init", help="start from this checkpoint's weights (dice, corners: or from ONNX exports, "
+                        "e.g. models/dice.onnx for models/dice_finder.onnx and models/dice_reader.onnx)")
     p.add_argument("--net", choices=("small", "wide"), default="wide",
                    help="the checker network's size (vision.train.CHECKER_NETS)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")

@@ -1,0 +1,48 @@
+"""vision.train: fine-tuning the shipped networks from their ONNX exports (needs the train extras)."""
+
+import numpy as np
+import pytest
+
+from vision import dice
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from vision.train import PairedRun, ResumeError, finder_net, onnx_state, reader_net  # noqa: E402
+
+
+def test_the_shipped_reader_loads_into_its_torch_network_unchanged():
+    # Its checkpoint is not kept: the folded batch norms become the identity, and the network in
+    # eval mode gives the export's logits.
+    import onnxruntime as ort
+
+    net = reader_net(len(dice.READINGS))
+    net.load_state_dict(onnx_state(net, dice.READER))
+    net.eval()
+    x = np.random.default_rng(1).random((6, 3, dice.CROP, dice.CROP), dtype=np.float32)
+    session = ort.InferenceSession(str(dice.READER))
+    expected = session.run(None, {session.get_inputs()[0].name: x})[0]
+    assert np.allclose(net(torch.from_numpy(x)).detach().numpy(), expected, atol=1e-4)
+
+
+def test_an_export_of_another_architecture_is_refused():
+    with pytest.raises(ResumeError, match="another architecture"):
+        onnx_state(reader_net(len(dice.READINGS)), dice.MODEL)  # the finder's export
+
+
+def test_a_run_from_the_shipped_pair_trains_with_its_batch_norms_fixed(tmp_path):
+    # Batch statistics would undo the statistics folded into the weights, and a resumed run
+    # keeps them fixed too.
+    def norms(net):
+        return [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+
+    nets = {"finder": finder_net(), "reader": reader_net(len(dice.READINGS))}
+    run = PairedRun(nets, tmp_path / "r.onnx", 1e-3, 2, {"finder": 0, "reader": 3}, dice.MODELS / "dice.onnx",
+                    only="reader")
+    run.train()
+    assert nets["reader"].training and not any(m.training for m in norms(nets["reader"]))
+    run.end_epoch({"epoch": 1})
+    again = {"finder": finder_net(), "reader": reader_net(len(dice.READINGS))}
+    resumed = PairedRun(again, tmp_path / "r.onnx", 1e-3, 2, {"finder": 0, "reader": 3})
+    resumed.train()
+    assert resumed.start == 1 and not any(m.training for m in norms(again["reader"]))
