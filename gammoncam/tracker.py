@@ -952,11 +952,13 @@ class Tracker:
         if self.held is not None:  # the cube turned: the held throw's turn is over
             self._resolve_held(logp)
         phase = self.state.phase
-        if phase in ("opening", "ready"):
-            # No throw of this game has been seen yet, so the tracker has missed something:
-            # a call now could only be wrong. Wait for the next throw.
-            self.note("unclear", what="cube turned before the opening throw was seen", value=v1,
-                      location=loc1)
+        if phase in ("opening", "ready", "game_over", "match_over"):
+            # No throw of this game has been seen yet, or its record was lost (ended unseen and
+            # not yet joined again, vid 7801: a double there called "no game in progress"): the
+            # tracker has missed something, and a call now could only be wrong. The cube as it
+            # lies is the one a game joined next starts with.
+            what = "before the opening throw was seen" if phase == "opening" else "while no game is seen in progress"
+            self.note("unclear", what=f"cube turned {what}", value=v1, location=loc1)
             return
         if self.pending is not None:
             self._commit_pending("the cube was turned")

@@ -4,6 +4,7 @@ The clip (tests/tracker/data) is the first four turns of bglab match10013413 gam
 (seed 101) and shrunk to 640x360; clip_truth.jsonl is its per-frame truth.
 """
 
+import copy
 import json
 from pathlib import Path
 
@@ -1062,6 +1063,24 @@ def test_a_crawford_game_whose_record_was_lost_is_joined_again_with_a_warning(tm
     warnings = [e["text"] for e in events if e["type"] == "warning"]
     assert len(warnings) == 1 and "Crawford game's record was lost" in warnings[0]
     assert not referee.state.crawford and referee.state.score == (2, 0)
+
+
+def test_a_cube_turned_while_the_record_is_lost_is_no_call(tmp_path):
+    """The same turns, with light doubling and dark taking after the game was ended unseen and
+    before it is joined again (vid 7801, a board 151 px wide: the record lost at dark's misread
+    throw, then light's double called "no game in progress", a false call). A game is in progress
+    at the table: the cube is noted, and the game joined at dark's throw with the cube dark's."""
+    lost = _board_lost_looks()
+    ended = 9  # the bare board after light's unclear play, read twice: the game ended unseen
+    looks = ([_with_cube(obs, 1, "middle") for obs in lost[:ended]]
+             + [_with_cube(copy.deepcopy(lost[ended - 1]), 2, "dark")]
+             + [_with_cube(obs, 2, "dark") for obs in lost[ended:]])
+    events, referee = _tracked(tmp_path, looks)
+    calls = [(e["type"], e.get("reason")) for e in events if e.get("accepted") is False]
+    assert calls == [("play", "no_such_play")]  # light's foul in the game joined again, and nothing else
+    assert [e["type"] for e in events if e["type"] in ("game_end_unseen", "unclear", "game_start")][-3:] == [
+        "game_end_unseen", "unclear", "game_start"]
+    assert (referee.state.cube, referee.state.owner, referee.state.game) == (2, 1, 2)  # dark (1) owns it at 2
 
 
 def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
