@@ -166,8 +166,8 @@ class GameStart:
         """Why no game of ``profile`` can stand like this, or None."""
         if self.position.variant is not profile.variant:
             return f"a {self.position.variant.name} position in a {profile.variant.name} game"
-        if self.position.shared_points():
-            return f"both colours stand on point {self.position.shared_points()[0]} (RULES 1)"
+        if self.position.problem():
+            return self.position.problem()
         if self.position.game_result():
             return "that game is over: a side has borne off all its checkers"
         if self.on_roll not in (0, 1) or self.owner not in (None, 0, 1):

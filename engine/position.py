@@ -231,8 +231,30 @@ class Position:
         b = self._board
         return (np.flatnonzero((b[:24] > 0) & (b[25:49][self.variant.facing] > 0)) + 1).tolist()
 
+    def problem(self) -> str | None:
+        """Why no game can be in this position, or None: a point that holds both colours
+        (RULES 1), or in long nardy a side that has borne off with checkers outside its home
+        board (bearing off begins with all of them home, 3.6, and without hits, 3.3, none ever
+        leaves it). The engine plays from the second (:meth:`validate`), a camera's reading of
+        it is a misread.
+
+        >>> Position.start("long").problem() is None
+        True
+        >>> Position([1] * 14 + [0] * 10, Position.start("long").opponent, variant=VARIANTS["long"]).problem()
+        'the mover has borne off with checkers outside its home board (long nardy: RULES 3.3, 3.6)'
+        """
+        shared = self.shared_points()
+        if shared:
+            return f"both colours stand on the mover's point {shared[0]} (RULES 1)"
+        if not self.variant.hits:
+            for side, name in ((self._board[:25], "the mover"), (self._board[25:], "the opponent")):
+                if int(side.sum()) < 15 and int(side[6:].sum()):
+                    return f"{name} has borne off with checkers outside its home board (long nardy: RULES 3.3, 3.6)"
+        return None
+
     def validate(self) -> "Position":
-        """Itself, if a game can be in it; else :class:`InvalidPositionError`."""
+        """Itself, if the rules can be applied to it (no point holds both colours); else
+        :class:`InvalidPositionError`."""
         shared = self.shared_points()
         if shared:
             raise InvalidPositionError(f"both colours stand on the mover's point {shared[0]}")

@@ -365,7 +365,7 @@ class Tracker:
         classes = free_reading(logp)[0]
         position = reading_position(classes, mover, self.state.variant)
         if (float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE or position is None
-                or position.shared_points() or position.game_result()
+                or position.problem() or position.game_result()
                 or self._margin(before, mover, logp) < self.thresholds.call
                 or mover_reached(before, position)):
             return False
@@ -391,7 +391,7 @@ class Tracker:
                 or self._at_start(logp)):
             return False
         position = reading_position(classes, COLOUR[thrower], self.state.variant)
-        if (position is None or position.shared_points() or position.game_result()
+        if (position is None or position.problem() or position.game_result()
                 or float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE):
             return False
         # a cube unseen is taken as centred, the reading under which no double is called

@@ -336,7 +336,7 @@ def _in_play(looks: list, variant: str, look) -> Calibration | None:
     seen = max(looks, key=lambda s: sure(s.probs))
     colours, probs, classes = read(seen)
     position = reading_position(classes, "light", VARIANTS[variant])
-    if position is None or position.shared_points() or position.game_result():
+    if position is None or position.problem() or position.game_result():
         return None
     evidence = float(position_priors()[variant].turn_evidence(position.board))
     if abs(evidence) < DECIDES:

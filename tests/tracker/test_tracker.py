@@ -492,6 +492,25 @@ def test_a_game_in_progress_is_joined_only_at_dice_landing_on_the_board_last_see
     assert plays == [(2, [5, 2], "13/11 13/8", "legal"), (1, [6, 5], "10/4 9/4", "legal")]
 
 
+def test_a_long_nardy_board_with_a_checker_misread_gone_is_not_joined(tmp_path):
+    """Long nardy, watched from mid-game: light's checker on its 13 point read as no checker (vid
+    7803, 854x480: a light checker on a light point under glare, read empty at 0.96). Light would
+    have borne one off with others outside home, which no long nardy game has (RULES 3.3, 3.6):
+    no join there (the record lost and joined again at that board had every later turn measured
+    against a board a checker short: 14 of 40 turns right). Read right, the same throw joins."""
+    rng = np.random.default_rng(5)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    middle = Position.start("long").apply("24/13").swapped().apply("24/21").swapped()
+    points = list(middle.mover)
+    points[12] = 0
+    misread = Position(points, middle.opponent, variant=middle.variant)
+    assert misread.problem() and middle.problem() is None
+    for board, joined in ((misread, False), (middle, True)):
+        (tmp_path / str(joined)).mkdir()
+        events, _ = _tracked(tmp_path / str(joined), [look(board), look(board, (4, 3))], variant="long")
+        assert ("game_start" in [e["type"] for e in events]) == joined
+
+
 def test_a_crawford_game_with_the_cube_lying_turned_is_joined_with_the_cube_in_the_middle(tmp_path):
     """Watching begins in the Crawford game of a 3-point match (2-0) after a double there was called
     and taken: the cube lies at light's side showing 2, where no game can have it (RULES 6.2). The
