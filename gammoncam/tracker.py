@@ -952,7 +952,8 @@ class Tracker:
         if self.held is not None:  # the cube turned: the held throw's turn is over
             self._resolve_held(logp)
         phase = self.state.phase
-        if phase in ("opening", "ready", "game_over", "match_over"):
+        doubled = v1 == 2 * v0 or (v0 == 1 and v1 == 2)
+        if phase in ("opening", "ready") or (phase in ("game_over", "match_over") and doubled):
             # No throw of this game has been seen yet, or its record was lost (ended unseen and
             # not yet joined again, vid 7801: a double there called "no game in progress"): the
             # tracker has missed something, and a call now could only be wrong. The cube as it
@@ -962,7 +963,6 @@ class Tracker:
             return
         if self.pending is not None:
             self._commit_pending("the cube was turned")
-        doubled = v1 == 2 * v0 or (v0 == 1 and v1 == 2)
         if self.state.phase == "moving":
             if not doubled or loc1 not in COLOUR:
                 # put back or nudged during a play (after a double called): no cube action, and

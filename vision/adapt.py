@@ -336,7 +336,10 @@ def _in_play(looks: list, variant: str, look) -> Calibration | None:
     seen = max(looks, key=lambda s: sure(s.probs))
     colours, probs, classes = read(seen)
     position = reading_position(classes, "light", VARIANTS[variant])
-    if position is None or position.problem() or position.game_result():
+    # A long nardy checker misread gone (Position.problem) still leaves the stacks that tell the
+    # board's turn: waiting for a board a game can have calibrated vid 7504, joined at 40%, three
+    # turns later, with nothing gained.
+    if position is None or position.shared_points() or position.game_result():
         return None
     evidence = float(position_priors()[variant].turn_evidence(position.board))
     if abs(evidence) < DECIDES:
