@@ -240,7 +240,8 @@ class Position:
 
         >>> Position.start("long").problem() is None
         True
-        >>> Position([1] * 14 + [0] * 10, Position.start("long").opponent, variant=VARIANTS["long"]).problem()
+        >>> long = VARIANTS["long"]
+        >>> Position([2] * 6 + [0] * 6 + [1, 1] + [0] * 10, Position.start(long).opponent, variant=long).problem()
         'the mover has borne off with checkers outside its home board (long nardy: RULES 3.3, 3.6)'
         """
         shared = self.shared_points()
