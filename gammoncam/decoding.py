@@ -134,6 +134,87 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
     return Decision("unclear", best, margin, len(boards), best)
 
 
+def shared_point_play(before: Position, dice: tuple, mover: str, logp: np.ndarray, decision: Decision,
+                      thresholds: Thresholds = Thresholds()) -> Decision | None:
+    """The play of ``dice`` that lands a checker on a point the opponent holds (RULES 3.1, 3.2:
+    both colours on one point) as an illegal :class:`Decision`, when it explains the board where
+    no legal play does (``decision``, from :func:`decode`, is ``margin`` >= ``thresholds.call``
+    from the board), or None.
+
+    The recognizer reads a stack of both colours as one colour with the total count (vid 7904,
+    long nardy: dark's checker on light's six read as light 7 at 0.54, dark 7 at 0.15), so such
+    a point is scored by the likelier colour at the total count. The play must explain the board
+    as well as a legal play would (within ``thresholds.legal`` of the free reading), every other
+    location where it differs from the best legal play must be read with confidence, and the
+    stack must show the checker added (its total likelier than what the legal play leaves there):
+    else a checker missed elsewhere could pass for one hidden in the stack.
+
+    >>> before = Position.start()
+    >>> after = before.apply("6/1 13/11")  # 6/1 lands on the opponent's two checkers there
+    >>> truth = expected_classes(after.board[None], "light", "backgammon")[0]
+    >>> lp = np.log(np.full((26, 31), 1e-6)); lp[np.arange(26), truth] = 0.0
+    >>> stack = location_map("light", "backgammon")[0]  # the stack of three read as dark's
+    >>> lp[stack] = np.log(1e-6); lp[stack, DARK_OFFSET + 2] = 0.0
+    >>> decision = decode(before, (5, 2), "light", lp)
+    >>> decision.kind, shared_point_play(before, (5, 2), "light", lp, decision).position == after
+    ('unclear', True)
+    """
+    if decision.kind == "legal" or decision.margin < thresholds.call:
+        return None
+    candidates = _landings(before, dice)
+    if not candidates:
+        return None
+    variant = before.variant.name
+    opp = "dark" if mover == "light" else "light"
+    boards = np.stack([c.board for c in candidates]).astype(np.int64)
+    classes = expected_classes(boards, mover, variant)
+    has_mover = np.zeros(classes.shape, bool)
+    has_opp = np.zeros(classes.shape, bool)
+    has_mover[:, location_map(mover, variant)] = boards[:, 0:24] > 0
+    has_opp[:, location_map(opp, variant)] = boards[:, 25:49] > 0
+    shared = has_mover & has_opp
+    switch = (DARK_OFFSET - LIGHT_OFFSET) * (1 if mover == "light" else -1)
+    rows = np.arange(logp.shape[0])
+    at = logp[rows, classes]
+    either = np.where(shared, np.maximum(at, logp[rows, classes + switch * shared]), at)
+    k = int(np.argmax(either.sum(axis=1)))
+    free, ll_free = free_reading(logp)
+    if ll_free - float(either[k].sum()) > thresholds.legal:
+        return None
+    legal = expected_classes(decision.best_legal.board[None], mover, variant)[0]
+    stack = shared[k]
+    if not (either[k][stack] > logp[rows, legal][stack]).all():
+        return None
+    differ = ~stack & (classes[k] != legal)
+    if not (np.exp(at[k][differ]) >= thresholds.confident).all():
+        return None
+    return Decision("illegal", candidates[k], decision.margin, decision.candidates, decision.best_legal)
+
+
+_LANDINGS: dict = {}
+
+
+def _landings(before: Position, dice: tuple) -> list[Position]:
+    """Every position the steps of ``dice`` reach with some checker landing on a point the
+    opponent holds (blots hit as usual; bearing off left out), each once. Cached: a play left
+    unclear is decoded again at every settle."""
+    key = (before.board.tobytes(), before.variant.name, tuple(dice))
+    if key not in _LANDINGS:
+        d1, d2 = dice
+        found: dict = {}
+        for order in ([(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]):
+            level = {before.board.tobytes(): before}
+            for die in order:
+                level = {after.board.tobytes(): after for position in level.values()
+                         for src in range(die + 1, 26) if position.board[src - 1] > 0
+                         for after in [position.apply([(src, src - die, False)])]}
+            found.update({k: v for k, v in level.items() if v.shared_points()})
+        if len(_LANDINGS) > 64:
+            _LANDINGS.clear()
+        _LANDINGS[key] = list(found.values())
+    return _LANDINGS[key]
+
+
 def _possible(before: Position, dice: tuple, after: Position) -> bool:
     """Could a player with ``dice`` thrown turn ``before`` into ``after`` on a board, the rules
     aside: the opponent has as many checkers in play as before, the mover as many or fewer

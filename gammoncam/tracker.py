@@ -62,7 +62,7 @@ from engine.match import (Beaver, Double, Drop, EndUnseen, GameStart, InvalidEve
                           Played, Take, Throw)
 from engine.position import Position
 from gammoncam.decoding import (Decision, Thresholds, danced_between, decode, expected_classes, free_reading,
-                                log_probs, mover_reached, opponent_played, passes_through)
+                                log_probs, mover_reached, opponent_played, passes_through, shared_point_play)
 from gammoncam.readings import (CHANCE, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading, lone_die,
                                 misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
@@ -248,7 +248,13 @@ class Tracker:
                 self._commit_pending("the opponent threw")  # the dance counted
             self._glimpse(dice)
             self.last_look = dice
-            self._note_path(logp)
+            if self.held is None and self.pending is None and self.in_sync and self.state.phase in ("turn", "played"):
+                # Dice never read surely (a small board) leave every settle with dice on view:
+                # the board still tells the turns played (vid 7903: a 6-6 bear-off and the
+                # opponent's entry, both under dice glimpsed only, were never read off the board).
+                self._unseen_turn(logp)
+            else:
+                self._note_path(logp)
             return
         if dice is None and self.last_look is not None:
             self.left_unplayed, self.last_look = self.last_look, None
@@ -304,7 +310,13 @@ class Tracker:
 
     def finish(self) -> None:
         """The source ended: settle what waits (a turn read off the board, an unclear play, a
-        double never answered)."""
+        double never answered). A turn whose throw was never read, with the dice picked up
+        (no dice at the last settle), is over: if its play is illegal whatever was thrown, it
+        is recorded and called (:meth:`_foul_unseen`)."""
+        if (self.unseen is None and self.held is None and self.pending is None and self.last_logp is not None
+                and self.dice_seen is None and self.last_look is None and self.state.phase in ("turn", "played")
+                and self._board_moved(self.last_logp)):
+            self.unseen = self._foul_unseen(*self._due(), self.last_logp)
         self._settle_unseen()
         if self.held is not None and self.last_logp is not None:
             self._resolve_held(self.last_logp)
@@ -447,17 +459,25 @@ class Tracker:
         if self.unseen is not None:
             side = self.unseen.side
             other, after = 1 - side, self.unseen.decision.position.swapped()
+            danced = None
             if dice.thrower is None:
                 # Dice in no one half (a throw that does not count, RULES 2.3) are that turn's
                 # own only where a look at its throw saw them; new dice are the next throw (vid
                 # 7419: light's 2-1 read off the board, then dark's dice across the halves taken
                 # for light's, and light's play called illegal for a 6-3).
                 over = not any(g.same_throw(dice) for g in self.glimpses if g.thrower in (None, COLOUR[side]))
+            elif COLOUR.index(dice.thrower) != side:
+                over = True  # the other player threw
             else:
-                # the other player threw, or danced (their throw glimpsed, vid 7311)
-                over = COLOUR.index(dice.thrower) != side or self._dance_glimpsed(other, after, dice) is not None
-            if over:  # the turn read off the board is over (a dance is recorded below, :meth:`_missed_dance`)
+                # The player of the turn read off the board throws again: the other danced between
+                # if their throw was glimpsed, in their half or across both (as in
+                # :meth:`_played_before_danced`; vid 7311), else these are the turn's own dice.
+                danced = self._dance_glimpsed(other, after, dice, either_half=True)
+                over = danced is not None
+            if over:  # the turn read off the board is over
                 self._settle_unseen()
+                if danced is not None:
+                    self._record_dance(other, after, danced)
             else:
                 # the player's own dice, read at last: their turn is followed as seen
                 self.unseen, self.turn_path = None, []
@@ -663,14 +683,18 @@ class Tracker:
         never read with confidence). The board shows the play, so the roll and legal play that
         explain it best are recorded (:meth:`_read_off_board`). When no play is clearly legal
         the likeliest stands on the benefit of the doubt (the turns must stay in order) and
-        nothing is called until a clearly legal play shows the record agrees with the board."""
+        nothing is called until a clearly legal play shows the record agrees with the board,
+        unless the play is illegal whatever was thrown (:meth:`_foul_unseen`)."""
         side, before = self._due()  # whose turn was missed, and the board before it
         read = self._read_off_board([(side, before, roll) for roll in ROLLS], logp, thrown)
         decision = read.decision
-        if decision.kind != "legal":
-            decision = Decision("unclear", decision.best_legal, decision.margin, decision.candidates,
-                                decision.best_legal)
-        self.unseen = replace(read, decision=decision)
+        foul = self._foul_unseen(side, before, logp, thrown) if decision.kind != "legal" else None
+        if foul is not None:
+            read = foul
+        elif decision.kind != "legal":
+            read = replace(read, decision=Decision("unclear", decision.best_legal, decision.margin,
+                                                   decision.candidates, decision.best_legal))
+        self.unseen = read
         self._settle_unseen()
 
     def _missed_dance(self, logp: np.ndarray, thrown: DiceReading | None = None) -> bool:
@@ -683,17 +707,43 @@ class Tracker:
         danced = self._dance_glimpsed(side, before, thrown)
         if danced is None:
             return False
-        self._record_dance(side, before, danced, logp)
+        self._record_dance(side, before, danced)
         return True
 
-    def _record_dance(self, side: int, before: Position, danced: tuple, logp: np.ndarray) -> None:
+    def _record_dance(self, side: int, before: Position, danced: tuple) -> None:
+        """Record ``side``'s dance from ``before``: (the roll, the glimpse of it or None, every
+        roll that dances). A dance leaves the board as it was, whatever the board on view shows
+        of later turns, so it is recorded as the one play there is, not judged against the board."""
         roll, glimpse, dances = danced
         self.glimpses = []
+        how = "glimpsed: no play was possible" if glimpse else "not seen: the other player played next"
         self.note("turn_missed", player=side + 1, decision="legal", rolls=[list(r) for r in dances],
-                  glimpse=list(glimpse.values))
-        self._submit(Throw(*roll), dice=list(roll), player=side + 1, inferred="glimpsed: no play was possible")
-        self._play(decode(before, roll, COLOUR[side], logp, self.thresholds), side, roll,
-                   inferred="glimpsed: no play was possible")
+                  glimpse=list(glimpse.values) if glimpse else None)
+        self._submit(Throw(*roll), dice=list(roll), player=side + 1, inferred=how)
+        self._play(Decision("legal", before, 0.0, 1, before), side, roll, inferred=how)
+
+    def _danced_unseen(self, logp: np.ndarray, thrown: DiceReading | None = None) -> bool:
+        """In phase "turn" or "played", the board no longer showing the position before the
+        turn of the player due: whether it shows instead a play of the *other* player's, clearly
+        legal for some roll, while the player due is on the bar with rolls that leave no play.
+        Then that player danced and the other played, both throws unseen (``thrown``, the throw
+        that told, is neither); the dance is recorded (its roll the likeliest of those that
+        dance, by a glimpse of the dancer's dice where there is one), and the other player's turn
+        is kept as read off the board (:attr:`unseen`). A play on the board is no throw in the
+        wrong half, so no glimpse is needed (vid 7903, a board 222 px wide: dark's 6-3 dance on
+        light's closed board and light's 5-4, both unseen; dark's next throw was judged against
+        light's play, and the record was lost)."""
+        side, before = self._due()
+        dances = [roll for roll in ROLLS if not before.plays(*roll)[0].steps]
+        if not dances:
+            return False
+        read = self._read_off_board([(1 - side, before.swapped(), roll) for roll in ROLLS], logp, thrown)
+        if read.decision.kind != "legal":
+            return False
+        self._record_dance(side, before, self._dance_glimpsed(side, before, thrown)
+                           or (max(dances, key=CHANCE.get), None, dances))
+        self.unseen = read
+        return True
 
     def _played_before_danced(self, dice: DiceReading, logp: np.ndarray) -> None:
         """The player due throws while the board already shows a play of theirs, clearly legal
@@ -713,6 +763,8 @@ class Tracker:
         options = [(side, before, roll) for roll in ROLLS]
         read = self._read_off_board(options, logp, dice)
         if read.decision.kind != "legal":
+            if self._danced_unseen(logp, dice):  # or they danced, and the other player's play went unseen
+                self._settle_unseen()
             return
         after = read.decision.position.swapped()
         danced = self._dance_glimpsed(1 - side, after, dice, either_half=True)
@@ -722,7 +774,7 @@ class Tracker:
             read = self._read_off_board(options, logp, dice, danced[1])
         self.unseen = read
         self._settle_unseen()
-        self._record_dance(1 - side, after, danced, logp)
+        self._record_dance(1 - side, after, danced)
 
     def _dance_glimpsed(self, side: int, before: Position, thrown: DiceReading | None, either_half: bool = False):
         """(the likeliest roll, the glimpse, every roll) of a dance by ``side`` from ``before``
@@ -782,6 +834,8 @@ class Tracker:
         read = self._read_off_board(options, logp)
         if read.decision.kind == "legal":
             self.unseen = read
+        elif phase in ("turn", "played"):
+            self._danced_unseen(logp)
 
     def _note_path(self, logp: np.ndarray) -> None:
         """Keep the board on view, read with confidence, while the turn on the board is not
@@ -837,11 +891,41 @@ class Tracker:
                         if s == side and d.kind == "legal" and d.position == decision.position})
         before = next(b for s, b, r in options if s == side)
         rolls = self._through_path(before, COLOUR[side], rolls, decision.position, self.turn_path)
-        glimpse = next((g for g in reversed(self.glimpses) if (thrown is None or not g.same_throw(thrown))
-                        and g is not other and g.thrower in (None, COLOUR[side])), None)
+        glimpse = self._glimpse_of(side, thrown, other)
         if rolls:
             roll = max(rolls, key=(CHANCE if glimpse is None else roll_probabilities(glimpse.faces)).get)
         return UnseenTurn(side, roll, decision, tuple(rolls), glimpse)
+
+    def _glimpse_of(self, side: int, thrown: DiceReading | None = None,
+                    other: DiceReading | None = None) -> DiceReading | None:
+        """The latest glimpse that may be ``side``'s unseen throw: in their half or across both,
+        neither ``thrown`` nor ``other`` (throws known to be another turn's)."""
+        return next((g for g in reversed(self.glimpses) if (thrown is None or not g.same_throw(thrown))
+                     and g is not other and g.thrower in (None, COLOUR[side])), None)
+
+    def _foul_unseen(self, side: int, before: Position, logp: np.ndarray,
+                     thrown: DiceReading | None = None) -> UnseenTurn | None:
+        """``side``'s turn from ``before``, its throw never read and the turn surely over, when
+        the board shows a play illegal whatever was thrown: for every roll the reading is called
+        illegal (read with confidence, a board the thrower could have left: :func:`decode`),
+        the record agreeing with the board so far, and the other player's checkers as they were
+        but for blots hit (else their turn went unseen too, or two of the mover's with a dance
+        between, which leaves no sign: so not while they are on the bar). The roll recorded is
+        the one a glimpse of the dice makes likeliest (or the likeliest thrown), and the play is
+        judged against it (vid 7903, a board 222 px wide: dark bore a checker off with another
+        outside home, its 3-2 never read). None otherwise: a turn no roll explains is unclear."""
+        if not self.in_sync or before.opponent_bar:  # a dance leaves no sign: two turns may show as one
+            return None
+        decisions = {roll: decode(before, roll, COLOUR[side], logp, self.thresholds) for roll in ROLLS}
+        if any(d.kind != "illegal" for d in decisions.values()):
+            return None
+        theirs, seen = before.board[25:50].astype(np.int16), decisions[ROLLS[0]].position.board[25:50]
+        hit = (theirs[:24] == 1) & (seen[:24] == 0)
+        if (seen[:24] != np.where(hit, 0, theirs[:24])).any() or seen[24] != theirs[24] + hit.sum():
+            return None  # the other player's checkers moved too: turns went unseen, not a foul
+        glimpse = self._glimpse_of(side, thrown)
+        roll = max(ROLLS, key=(CHANCE if glimpse is None else roll_probabilities(glimpse.faces)).get)
+        return UnseenTurn(side, roll, decisions[roll], (roll,), glimpse)
 
     def _picked_up(self, logp: np.ndarray) -> None:
         if self.held is not None:
@@ -881,6 +965,7 @@ class Tracker:
         legal for dice the reader nearly saw, the opponent's legal play (a throw the tracker
         missed, so it waits for the wrong player), or the opponent's checkers moved."""
         decision = decode(p.before, p.dice, p.mover, logp, self.thresholds)
+        decision = shared_point_play(p.before, p.dice, p.mover, logp, decision, self.thresholds) or decision
         if decision.kind != "illegal":
             return decision
         roll = misread_roll(p.before, decision.position, p.dice, p.faces, read=p.read)
@@ -910,6 +995,12 @@ class Tracker:
             self.in_sync = decision.kind == "legal"
         self.joined = self.joined and decision.kind != "legal"
         self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)
+        if decision.position.shared_points():
+            # A foul that left both colours on a point (:func:`shared_point_play`): no game can go
+            # on from that board (RULES 1), and every later play would be called for it. The
+            # record ends there; the game is joined again on a board a game can have.
+            self._end_unseen("checkers of both colours stand on one point: the record waits for a board a game "
+                             "can have")
 
     def _retry(self, logp: np.ndarray) -> None:
         """Another settled look at the board while a play is unclear."""

@@ -18,6 +18,7 @@ from gammoncam.cli import main
 from gammoncam.decoding import Thresholds, decode, expected_classes
 from vision.dice import honest
 from vision.motion import SettleGate
+from vision.orientation import location_map
 
 DATA = Path(__file__).parent / "data"
 CLIP = DATA / "clip.mp4"
@@ -1613,3 +1614,145 @@ def test_a_dance_from_dice_perhaps_cocked_waits_for_the_next_throw(tmp_path):
             assert throws[0] == (1, [6, 4], None) and throws[-1] == (1, [3, 1], None)
             assert plays[0] == ([6, 4], "") and len(plays) == 2 and refused == []
             assert referee.state.position == dark_played
+
+
+def _after_setup(tmp_path, setup, looks, name="log.sqlite", finish=False) -> tuple[list, object]:
+    """The events a tracker emits on ``looks`` in a money game whose record ``setup`` (referee
+    events, condoned) begins, and its referee; ``finish``: the video then ends."""
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    referee = Referee.open(tmp_path / name, profile("money", variant="backgammon", condone=True))
+    for event in setup:
+        referee.submit(event)
+    events = []
+    tracker = Tracker(referee, events.append)
+    for t, obs in enumerate(looks):
+        tracker.observe(obs, float(t))
+    if finish:
+        tracker.finish()
+    return events, referee
+
+
+def _glimpsed(obs, dice: tuple, half: str):
+    """``obs`` with ``dice`` on view, read unsurely (each face at 0.5), lying in ``half``."""
+    u = 0.7 if half == "right" else 0.2
+    obs.dice = [{"faces": honest(np.eye(6)[d - 1] * 0.45 + 0.09), "flat": 1.0, "score": 0.5,
+                 "uv": [u + 0.1 * k, 0.5], "on_board": True, "half": half} for k, d in enumerate(dice)]
+    obs.throw_valid = 1.0
+    return obs
+
+
+@pytest.mark.parametrize("dice_on_view", [False, True])
+def test_a_dance_and_the_other_players_play_both_unseen(tmp_path, dice_on_view):
+    """RULES 3.4 and 7.1: dark, on the bar before light's closed board, dances unseen, then
+    light's 4-2 is played, its dice only glimpsed (a small board) or not seen at all, and dark
+    throws again: dark's dance, light's play and dark's throw are recorded in that order, no
+    call (vid 7903: dark's throw was judged against light's play, and the record was lost)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(23)
+    closed = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
+                      opponent_bar=1)
+    light_played = closed.apply("13/7 13/8")
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(closed.swapped()), Throw(6, 5), Played(light_played))  # condoned: light's closed board
+    after = light_played.apply("8/4 7/5")
+    between = ([_glimpsed(_look(light_played, rng), (4, 2), "right"), _glimpsed(_look(after, rng), (4, 2), "right")]
+               if dice_on_view else [_look(after, rng)])
+    events, referee = _after_setup(tmp_path, setup, [_look(light_played, rng), *between,
+                                                     _look(after, rng, (5, 3), "left")])
+    moves = [(e["type"], e.get("player"), e.get("play")) for e in events if e["type"] in ("throw", "play")]
+    assert moves == [("throw", 2, None), ("play", 2, ""), ("throw", 1, None), ("play", 1, "8/4 7/5"),
+                     ("throw", 2, None)]
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert referee.state.dice == (5, 3) and referee.state.on_roll == 1
+
+
+def _home_but_three() -> Position:
+    """Light with two checkers on each home point and three on the 13-point; dark spread out
+    (none on the bar: a dance could hide a turn)."""
+    return Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4, 1, 0, 0, 0, 5] + [0] * 11)
+
+
+@pytest.mark.parametrize("told_by", ["the other player's throw", "the end of the video"])
+def test_a_foul_whose_throw_was_never_read_is_called(tmp_path, told_by):
+    """RULES 3.6: light bears a checker off with three outside home, its throw (6-2) only
+    glimpsed: no roll makes that board, so it is called once the turn is surely over (dark
+    throws, or the video ends with the dice picked up), the roll taken from the glimpse."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(24)
+    before = _home_but_three()
+    fouled = before.apply("6/off 13/11")
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(before.swapped()))  # condoned: the test needs light nearly home
+    looks = [_look(before, rng), _glimpsed(_look(before, rng), (6, 2), "right"),
+             _glimpsed(_look(fouled, rng), (6, 2), "right"), _look(fouled, rng)]
+    if told_by == "the other player's throw":
+        looks.append(_look(fouled, rng, (5, 3), "left"))
+    events, referee = _after_setup(tmp_path, setup, looks, finish=told_by == "the end of the video")
+    calls = [(e["type"], e["player"], e["dice"], e["reason"]) for e in events if not e.get("accepted", True)]
+    assert calls == [("play", 1, [6, 2], "bear_off_early")]
+    assert referee.state.position.mover_off == (1 if told_by == "the end of the video" else 0)
+
+
+def test_a_turn_no_roll_explains_is_not_called_when_the_other_side_moved_too(tmp_path):
+    """The same foul's board with a dark checker moved as well: dark's turn went unseen too (or
+    the board is misread), so nothing is called; the play stands unclear."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(25)
+    before = _home_but_three()
+    fouled = before.apply("6/off 13/11").swapped().apply("13/10").swapped()
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(before.swapped()))
+    events, _ = _after_setup(tmp_path, setup, [_look(before, rng), _look(fouled, rng),
+                                               _look(fouled, rng, (5, 3), "left")])
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert ("turn_missed", 1, "unclear") in [(e["type"], e.get("player"), e.get("decision")) for e in events]
+
+
+def test_a_checker_landed_on_a_point_the_opponent_holds_is_called(tmp_path):
+    """RULES 3.1, 3.2: light's opening 5-2 played 6/1 13/11, 6/1 landing on dark's two checkers;
+    the stack of three is read as dark's (the colour most of it shows). Called as such at its
+    turn, and the record ends there (no game goes on from that board), with no later call."""
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(26)
+    start = Position.start()
+    fouled = start.apply("6/1 13/11")
+
+    def stack_read_as_darks(dice=(), half="right"):
+        lp = _observation_of(fouled, "light", rng)
+        stack = location_map("light", "backgammon")[0]  # light's 1-point
+        lp[stack] = np.log(1e-4)
+        lp[stack, 18] = 0.0  # dark 3
+        obs, shown = Observation.from_locations(np.exp(lp)), _look(fouled, rng, dice, half)
+        obs.dice, obs.throw_valid = shown.dice, shown.throw_valid
+        return obs
+
+    events, referee = _tracked(tmp_path, [_look(start, rng), _look(start, rng, (5, 2)),
+                                          stack_read_as_darks((5, 2)), stack_read_as_darks(),
+                                          stack_read_as_darks((4, 3), "left"), stack_read_as_darks()])
+    calls = [(e["type"], e["player"], e["reason"]) for e in events if not e.get("accepted", True)]
+    assert calls == [("play", 1, "shared_point")]
+    assert "game_end_unseen" in [e["type"] for e in events]
+    assert referee.state.phase == "game_over" and referee.state.result is None
+
+
+def test_a_checker_missed_is_not_taken_for_one_hidden_in_a_stack():
+    """A legal 5-2 (13/8 13/11) with the checker on 8 missed: no play landing on a point the
+    opponent holds is read instead, since no stack of theirs shows a checker more."""
+    from gammoncam.decoding import shared_point_play
+
+    rng = np.random.default_rng(27)
+    start = Position.start()
+    lp = _observation_of(start.apply("13/8 13/11"), "light", rng)
+    eight = location_map("light", "backgammon")[7]
+    lp[eight] = np.log(1e-4)
+    lp[eight, 3] = 0.0  # light 3: the checker that came to 8 unseen
+    decision = decode(start, (5, 2), "light", lp)
+    assert decision.kind != "legal"
+    assert shared_point_play(start, (5, 2), "light", lp, decision) is None
