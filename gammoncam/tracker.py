@@ -252,7 +252,7 @@ class Tracker:
                 # Dice never read surely (a small board) leave every settle with dice on view:
                 # the board still tells the turns played (vid 7903: a 6-6 bear-off and the
                 # opponent's entry, both under dice glimpsed only, were never read off the board).
-                self._unseen_turn(logp)
+                self._unseen_turn(logp, dice)
             else:
                 self._note_path(logp)
             return
@@ -791,15 +791,16 @@ class Tracker:
             return None
         return max(dances, key=likely.get), glimpse, dances
 
-    def _unseen_turn(self, logp: np.ndarray) -> None:
-        """No dice on view and no throw seen, yet the board surely shows a play of the player
-        due, clearly legal for some roll: the throw was never read (dice too small or hidden,
-        vid 7116). The latest such play is kept as the turn's (a play half made can be another
-        roll's whole play: 24/18 of a 6-4 is a 4-2), and recorded once the turn is surely over:
-        the board shows the other player's legal play on top of it, or their throw or double is
-        seen (:meth:`_settle_unseen`). The opening likewise, of either player: backgammon's
-        opening throw, or long nardy's first turn of the match (its first throw starts the game,
-        RULES 2.2; later games start with the winner, a turn like any other)."""
+    def _unseen_turn(self, logp: np.ndarray, glimpsed: DiceReading | None = None) -> None:
+        """No dice on view (or dice ``glimpsed`` only) and no throw seen, yet the board surely
+        shows a play of the player due, clearly legal for some roll: the throw was never read
+        (dice too small or hidden, vid 7116). The latest such play is kept as the turn's (a play
+        half made can be another roll's whole play: 24/18 of a 6-4 is a 4-2), until the other
+        player's dice are glimpsed, and recorded once the turn is surely over: the board shows
+        the other player's legal play on top of it, or their throw or double is seen
+        (:meth:`_settle_unseen`). The opening likewise, of either player: backgammon's opening
+        throw, or long nardy's first turn of the match (its first throw starts the game, RULES
+        2.2; later games start with the winner, a turn like any other)."""
         if self.held is not None or self.pending is not None or not self.in_sync:
             return
         state = self.state
@@ -814,6 +815,8 @@ class Tracker:
                 self._settle_unseen()
                 self.unseen = read
                 return
+            if glimpsed is not None and glimpsed.thrower == COLOUR[theirs]:
+                return  # the other player threw: the turn read is over (vid 7202: read again, it lost its glimpse)
         phase = self.state.phase
         if phase == "opening" and self.variant == "backgammon":
             start = self.state.position

@@ -1635,11 +1635,12 @@ def _after_setup(tmp_path, setup, looks, name="log.sqlite", finish=False) -> tup
     return events, referee
 
 
-def _glimpsed(obs, dice: tuple, half: str):
-    """``obs`` with ``dice`` on view, read unsurely (each face at 0.5), lying in ``half``."""
+def _glimpsed(obs, dice: tuple, half: str, v: float = 0.5):
+    """``obs`` with ``dice`` on view, read unsurely (each face at 0.5), lying in ``half`` at
+    height ``v`` (dice elsewhere are another throw)."""
     u = 0.7 if half == "right" else 0.2
     obs.dice = [{"faces": honest(np.eye(6)[d - 1] * 0.45 + 0.09), "flat": 1.0, "score": 0.5,
-                 "uv": [u + 0.1 * k, 0.5], "on_board": True, "half": half} for k, d in enumerate(dice)]
+                 "uv": [u + 0.1 * k, v], "on_board": True, "half": half} for k, d in enumerate(dice)]
     obs.throw_valid = 1.0
     return obs
 
@@ -1756,3 +1757,25 @@ def test_a_checker_missed_is_not_taken_for_one_hidden_in_a_stack():
     decision = decode(start, (5, 2), "light", lp)
     assert decision.kind != "legal"
     assert shared_point_play(start, (5, 2), "light", lp, decision) is None
+
+
+def test_a_turn_read_off_the_board_keeps_its_glimpse_once_the_other_player_throws(tmp_path):
+    """Light's 13/6 (a 5-2's, a 4-3's or a 6-1's) is played under dice glimpsed as 5-2; dark's
+    dice are then glimpsed at two places before a throw is read surely: light's turn is
+    recorded as the 5-2 its glimpse tells, not read again once dark threw, when light's glimpse
+    had been dropped for dark's (vid 7202: a 5-2 recorded as 4-3)."""
+    rng = np.random.default_rng(28)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    opened = start.apply("8/5 6/5")
+    dark_played = opened.swapped().apply("24/18 13/9").swapped()
+    light_played = dark_played.apply("13/6")
+    events, _ = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(opened, (3, 1)), look(opened),
+        look(opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
+        _glimpsed(look(dark_played), (5, 2), "right"), _glimpsed(look(light_played), (5, 2), "right"),
+        _glimpsed(look(light_played), (3, 1), "left"), _glimpsed(look(light_played), (4, 1), "left", 0.3),
+        look(light_played, (6, 5), "left")])
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays[-1] == (1, [5, 2], "13/6")
+    assert not [e for e in events if not e.get("accepted", True)]
