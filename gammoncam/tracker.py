@@ -814,6 +814,7 @@ class Tracker:
             if read.decision.kind == "legal" and self._margin(after, COLOUR[theirs], logp) >= self.thresholds.call:
                 self._settle_unseen()
                 self.unseen = read
+                self._note_path(logp)  # the board on view is their turn's (vid 7801: 13/8 on the way to 13/5)
                 return
             if glimpsed is not None and glimpsed.thrower == COLOUR[theirs]:
                 return  # the other player threw: the turn read is over (vid 7202: read again, it lost its glimpse)

@@ -1779,3 +1779,27 @@ def test_a_turn_read_off_the_board_keeps_its_glimpse_once_the_other_player_throw
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
     assert plays[-1] == (1, [5, 2], "13/6")
     assert not [e for e in events if not e.get("accepted", True)]
+
+
+def test_a_board_that_ends_the_turn_before_is_the_first_of_the_next_turns_path(tmp_path):
+    """Dark's 2-1 goes unseen; then light, whose sixes are all blocked, plays 13/8, a whole 6-5
+    on its own, and goes on to 13/5, under dice glimpsed as 6-2. The board 13/8, which ends
+    dark's turn read off the board, is kept as seen on light's way: 13/5 through 13/8 is a
+    5-3's, not the 6-2 the glimpse favours (vid 7801: 13/5* recorded as 6-2)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(29)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    opened = Position.start().apply("8/5 6/5")
+    before = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4, 0, 0, 0, 0, 4] + [0] * 4
+                      + [2] + [0] * 6)  # dark holds light's 7-point: light's only six, 13/7, is blocked
+    dark = lambda position, play: position.swapped().apply(play).swapped()
+    setup = (NewGame(), OpeningThrow(3, 1), Played(opened), Throw(6, 4), Played(dark(opened, "24/18 13/9").swapped()),
+             Throw(6, 5), Played(before))  # condoned: the test needs light's sixes blocked
+    dark_played = dark(before, "8/6 8/7")
+    events, _ = _after_setup(tmp_path, setup, [
+        look(before), look(dark_played), _glimpsed(look(dark_played.apply("13/8")), (6, 2), "right"),
+        _glimpsed(look(dark_played.apply("13/5")), (6, 2), "right"), look(dark_played.apply("13/5"), (4, 1), "left")])
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, [2, 1], "8/7 8/6"), (1, [5, 3], "13/5")]
+    assert not [e for e in events if not e.get("accepted", True)]
