@@ -989,9 +989,6 @@ def test_a_dance_glimpsed_after_a_turn_read_off_the_board(tmp_path):
     between; not light's new dice taken for the dice of the turn unseen (vid 7311: a false
     illegal-play call on light's two plays)."""
     from engine.match import NewGame, OpeningThrow, Played, Throw
-    from engine.profiles import profile
-    from gammoncam.referee import Referee
-    from gammoncam.tracker import Tracker
 
     rng = np.random.default_rng(22)
     closed = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
@@ -1021,14 +1018,7 @@ def test_a_dance_glimpsed_after_a_turn_read_off_the_board(tmp_path):
                    _look(played, rng, (4, 2))],
                   [_look(closed, rng), light_glimpsed(closed), light_glimpsed(played), across,
                    _look(played, rng, (4, 2))]):
-        referee = Referee.open(tmp_path / f"log{len(looks)}{id(looks)}.sqlite",
-                               profile("money", variant="backgammon", condone=True))
-        for event in setup:
-            referee.submit(event)
-        events = []
-        tracker = Tracker(referee, events.append)
-        for t, obs in enumerate(looks):
-            tracker.observe(obs, float(t))
+        events, referee = _after_setup(tmp_path, setup, looks, name=f"log{len(looks)}{id(looks)}.sqlite")
         assert [(e["type"], e.get("player"), e.get("play")) for e in events if e["type"] in ("throw", "play")] == [
             ("throw", 1, None), ("play", 1, "13/8 13/7"), ("throw", 2, None), ("play", 2, ""), ("throw", 1, None)]
         assert not [e for e in events if not e.get("accepted", True)]
@@ -1764,16 +1754,10 @@ def test_a_turn_read_off_the_board_keeps_its_glimpse_once_the_other_player_throw
     dice are then glimpsed at two places before a throw is read surely: light's turn is
     recorded as the 5-2 its glimpse tells, not read again once dark threw, when light's glimpse
     had been dropped for dark's (vid 7202: a 5-2 recorded as 4-3)."""
-    rng = np.random.default_rng(28)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    opened = start.apply("8/5 6/5")
-    dark_played = opened.swapped().apply("24/18 13/9").swapped()
+    look, two_turns, dark_played = _two_turns(28)
     light_played = dark_played.apply("13/6")
     events, _ = _tracked(tmp_path, [
-        look(start), look(start, (3, 1)), look(opened, (3, 1)), look(opened),
-        look(opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
-        _glimpsed(look(dark_played), (5, 2), "right"), _glimpsed(look(light_played), (5, 2), "right"),
+        *two_turns, _glimpsed(look(dark_played), (5, 2), "right"), _glimpsed(look(light_played), (5, 2), "right"),
         _glimpsed(look(light_played), (3, 1), "left"), _glimpsed(look(light_played), (4, 1), "left", 0.3),
         look(light_played, (6, 5), "left")])
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
