@@ -178,8 +178,7 @@ def shared_point_play(before: Position, dice: tuple, mover: str, logp: np.ndarra
     at = logp[rows, classes]
     either = np.where(shared, np.maximum(at, logp[rows, classes + switch * shared]), at)
     k = int(np.argmax(either.sum(axis=1)))
-    free, ll_free = free_reading(logp)
-    if ll_free - float(either[k].sum()) > thresholds.legal:
+    if free_reading(logp)[1] - float(either[k].sum()) > thresholds.legal:
         return None
     legal = expected_classes(decision.best_legal.board[None], mover, variant)[0]
     stack = shared[k]
