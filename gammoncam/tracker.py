@@ -17,6 +17,8 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
   own means the throw did not count (a cocked die read flat; a re-roll, RULES 2.3), the other
   player's that the play was forfeit (a foul). A throw glimpsed as perhaps not counting and
   thrown again by its thrower is a re-roll too.
+- *an illegal play put right* (RULES 7.2): after the call, the board shows a legal play of the
+  same throw from the same start: it is recorded in place of the play called.
 - *the cube turned up and laid before a player*: a double by the other player (by the player
   on roll with their throw on the board: a double after the throw, RULES 5.2); the cube taken
   to the taker's side, or the doubler throwing next: a take; the board set up again (or the
@@ -161,6 +163,9 @@ class Tracker:
     bare_board: np.ndarray | None = None
     # A game joined in progress whose record no clearly legal play has confirmed yet.
     joined: bool = False
+    # The start of the turn whose illegal play was put right (:meth:`_put_right`): until the
+    # opponent acts, the checkers may be rearranged again (a legal play on the way to another).
+    put_right_from: Position | None = None
     last_logp: np.ndarray | None = None
     # Places off the board where finds lie: [field (u, v), first seen, last seen] (:meth:`_on_the_table`).
     off_board: list = field(default_factory=list)
@@ -216,6 +221,7 @@ class Tracker:
             return
         if self.pending is not None:
             self._retry(logp)
+        self._put_right(logp)
         cube = read_cube(obs, seen=self.cube_seen)
         if cube == "unsure":
             cube = None
@@ -1005,6 +1011,27 @@ class Tracker:
             # record ends there; the game is joined again on a board a game can have.
             self._end_unseen("checkers of both colours stand on one point: the record waits for a board a game "
                              "can have")
+
+    def _put_right(self, logp: np.ndarray) -> None:
+        """An illegal play called and put right before the opponent throws or doubles (RULES
+        7.2): the board surely no longer shows the play called, and shows surely a legal play of
+        the same throw from the same start (:func:`decode`). That play is recorded in its place
+        (the referee judges a play made again from the turn's start), so the opponent's throw is
+        not called ``not_corrected`` and their play is judged from the board put right. Seen on
+        any settle, the opponent's dice on view or not: a player often throws as soon as the
+        checkers are back. A board half put right (checkers taken back to the start) waits; a
+        play put right is followed till the opponent acts (a legal play on the way to another)."""
+        state = self.state
+        if (state.phase != "played" or not (state.pending or self.put_right_from == state.before)
+                or state.before.shared_points()):
+            return
+        mover = COLOUR[state.on_roll]
+        if self._margin(state.position, mover, logp) < self.thresholds.call:
+            return
+        decision = decode(state.before, state.dice, mover, logp, self.thresholds)
+        if decision.kind == "legal":
+            self.put_right_from = state.before
+            self._play(decision, state.on_roll, state.dice, put_right=state.pending or "rearranged again")
 
     def _retry(self, logp: np.ndarray) -> None:
         """Another settled look at the board while a play is unclear."""

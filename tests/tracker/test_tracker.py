@@ -1787,3 +1787,40 @@ def test_a_board_that_ends_the_turn_before_is_the_first_of_the_next_turns_path(t
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
     assert plays == [(2, [2, 1], "8/7 8/6"), (1, [5, 3], "13/5")]
     assert not [e for e in events if not e.get("accepted", True)]
+
+
+@pytest.mark.parametrize("settle_between", [True, False])
+def test_an_illegal_play_put_right_before_the_opponent_throws_is_recorded_as_put_right(tmp_path, settle_between):
+    """RULES 7.2: light's 3-1 played 8/5 6/4 is called; light puts it right before dark
+    throws, by way of 24/21 6/5 (legal too) to 8/5 6/5, the board settling with no dice on it,
+    or the last seen only under dark's dice. The play put right replaces the one called in the
+    record, and dark's throw is not called ``not_corrected``; dark's play is judged from the
+    board as put right. Left as it was, dark's throw is called."""
+    from engine.match import NewGame
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    rng = np.random.default_rng(31)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    foul, right = start.apply("8/5 6/4"), start.apply("8/5 6/5")
+    for corrected in (True, False):
+        board = right if corrected else foul
+        dark_played = board.swapped().apply("24/18 13/9").swapped()
+        looks = [look(start), look(start, (3, 1)), look(foul, (3, 1)), look(foul)]
+        looks += [look(start.apply("24/21 6/5"))] * (settle_between and corrected) + [look(board)] * settle_between
+        looks += [look(board, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played)]
+        referee = Referee.open(tmp_path / f"{corrected}.sqlite", profile("tournament", match_length=5))
+        events = []
+        tracker = Tracker(referee, events.append)
+        for t, obs in enumerate(looks):
+            tracker.observe(obs, float(t))
+        calls = [(e["type"], e["reason"], e.get("player")) for e in events if not e.get("accepted", True)]
+        if corrected:
+            assert calls == [("play", "no_such_play", 1)]
+            assert [(e["player"], e["play"]) for e in events if e["type"] == "play" and e["accepted"]] == [
+                *[(1, "24/21 6/5")] * settle_between, (1, "8/5 6/5"), (2, "24/18 13/9")]
+            assert referee.state.position == dark_played.swapped() and referee.state.pending is None
+        else:
+            assert calls[:2] == [("play", "no_such_play", 1), ("throw", "not_corrected", 2)]
