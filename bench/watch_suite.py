@@ -37,15 +37,17 @@ def specs(path: Path = SPECS) -> list[dict]:
         fields = [f.strip() for f in line.split("|")]
         seed, source, game, size, fps, turns, rerolls = fields[:7]
         out.append({"seed": int(seed), "source": source, "game": int(game), "size": size, "fps": fps,
-                    "turns": int(turns), "rerolls": int(rerolls), "edit": fields[7] if len(fields) > 7 else None})
+                    "turns": int(turns), "rerolls": int(rerolls), "edit": fields[7] if len(fields) > 7 else None,
+                    "put_right": len(fields) > 8 and fields[8] == "put right"})
     return out
 
 
-def source_file(spec: dict, vdir: Path) -> Path:
-    """The transcript the game is rendered from (with its foul injected), or a self-play's record."""
+def source_file(spec: dict, vdir: Path, edited: bool = True) -> Path:
+    """The transcript the game is rendered from (with its foul injected, unless not ``edited``),
+    or a self-play's record."""
     if spec["source"].startswith("selfplay:"):
         path = vdir / "source.txt"
-        if spec["edit"] is None:
+        if spec["edit"] is None or not edited:
             return path
         if not path.exists():  # the self-play written first, for its foul to be injected
             from vision.synth.transcript import selfplay_turns, turns_transcript
@@ -55,7 +57,7 @@ def source_file(spec: dict, vdir: Path) -> Path:
             path.write_text(turns_transcript(variant, selfplay_turns(variant, spec["seed"], spec["turns"])))
     else:
         path = MATCHES / spec["source"]
-    if spec["edit"] is None:
+    if spec["edit"] is None or not edited:
         return path
     number, old, new = spec["edit"].split(":", 2)  # NEW may hold colons, OLD may not
     new = new.replace("\\n", "\n")  # a written \n in NEW starts a line: an action inserted
@@ -75,6 +77,8 @@ def render(spec: dict, vdir: Path) -> None:
         what = ["--selfplay", spec["source"].split(":", 1)[1]]
     else:
         what = ["--transcript", str(source_file(spec, vdir))]
+        if spec["put_right"]:  # the foul is put right to the source's own play (RULES 7.2)
+            what += ["--put-right", str(source_file(spec, vdir, edited=False))]
     # into a scratch folder first: an interrupted render leaves nothing that looks finished
     scratch = Path(tempfile.mkdtemp(dir=vdir.parent))
     subprocess.run([sys.executable, "-m", "gammoncam", "synth", "video", *what, "--seed", str(spec["seed"]),
@@ -90,7 +94,9 @@ def follow(spec: dict, vdir: Path, join_at: float | None = None) -> dict:
     joined = []
     if join_at:
         joined = ["--join-at", str(int(join_at * sum(1 for _ in open(vdir / "frames.jsonl"))))]
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "watch.py"), str(vdir), str(source_file(spec, vdir)),
+    # a foul put right leaves the source's own play on the board and in the record
+    source = source_file(spec, vdir, edited=not spec["put_right"])
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "watch.py"), str(vdir), str(source),
                           "--turns", str(spec["turns"]), "--game", str(spec["game"]), "--json", *joined],
                          capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     if out.returncode != 0 or not out.stdout.strip():

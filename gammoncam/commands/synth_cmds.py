@@ -80,12 +80,38 @@ def _video(args) -> int:
         raise UsageError("--fps must be between 1 and 60")
     if args.rerolls < 0:
         raise UsageError("--rerolls must be at least 0")
-    frames = write_video(game_events(variant, turns, rerolls=_rerolls(turns, args.rerolls, args.seed)), out,
-                         args.seed, variant, size, args.fps)
+    put_right = _put_right(turns, variant, args.put_right, args.game) if args.put_right else None
+    frames = write_video(game_events(variant, turns, rerolls=_rerolls(turns, args.rerolls, args.seed),
+                                     put_right=put_right), out, args.seed, variant, size, args.fps)
     if args.selfplay:  # what was played, for bench/watch.py to compare with what is seen
         (out / "source.txt").write_text(turns_transcript(variant, turns))
     print(f"{frames} frames -> {out / 'game.mp4'}")
     return 0
+
+
+def _put_right(turns: list, variant: str, original: str, game: int) -> dict:
+    """Each turn whose play differs from ``original``'s (the transcript before a foul was
+    injected), put right to that play (RULES 7.2): {turn index: the original's steps}."""
+    from engine import Position
+    from vision.synth.transcript import read_game
+
+    try:
+        legal = read_game(Path(original).read_text(encoding="utf-8", errors="replace"), game)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--put-right {original}: {getattr(exc, 'strerror', None) or exc}") from None
+    out, position = {}, Position.start(variant)
+    for i, (turn, right) in enumerate(zip(turns, legal)):
+        if (turn.colour, turn.dice, turn.cube) != (right.colour, right.dice, right.cube):
+            raise UsageError(f"--put-right: turn {i + 1} is not the same turn in {original}")
+        if not right.dice:
+            continue  # a cube action
+        if turn.steps != right.steps:
+            foul = position.apply([(a, b, False) for a, b in turn.steps])
+            if foul.opponent_bar != position.opponent_bar:
+                raise UsageError(f"--put-right: turn {i + 1}'s illegal play hits, and a hit cannot be taken back here")
+            out[i] = right.steps
+        position = position.apply([(a, b, False) for a, b in right.steps]).swapped()
+    return out
 
 
 def _rerolls(turns: list, n: int, seed: int) -> dict:
@@ -143,6 +169,9 @@ def register(subparsers) -> None:
     video.add_argument("--rerolls", type=int, default=0,
                        help="this many throws are first thrown so that they do not count (a die cocked, in the "
                             "other half or off the board), picked up and thrown again")
+    video.add_argument("--put-right", metavar="ORIGINAL",
+                       help="the transcript before a foul was injected: each play that differs from it is put "
+                            "right to its play once the dice are picked up (RULES 7.2)")
     video.set_defaults(func=_video)
 
     sheet = sub.add_parser("sheet", help="a contact sheet of 24 varied renders")

@@ -79,11 +79,20 @@ class Turn:
     cube: str | None = None
 
 
-def game_events(variant: str, turns: list[Turn], start: Physical | None = None, rerolls: dict | None = None) -> list:
+def game_events(variant: str, turns: list[Turn], start: Physical | None = None, rerolls: dict | None = None,
+                put_right: dict | None = None) -> list:
     """The scene events of a game from its turns (light moves first unless the turns say otherwise).
 
     ``rerolls`` maps a turn's index to a throw that does not count (RULES 2.3) made before its
-    real one: (one of :data:`INVALID_KINDS`, the two values shown), picked up and thrown again."""
+    real one: (one of :data:`INVALID_KINDS`, the two values shown), picked up and thrown again.
+    ``put_right`` maps a turn's index to the steps of the legal play its illegal play is put
+    right to once the dice are picked up (RULES 7.2): the checkers moved are taken back, the
+    last first, and the legal play is made (a play that hit cannot be taken back here).
+
+    >>> fixed = game_events("backgammon", [Turn("light", (3, 1), [(8, 5), (6, 4)])], put_right={0: [(8, 5), (6, 5)]})
+    >>> [(e.src, e.dst) for e in fixed if isinstance(e, Move)]
+    [(8, 5), (6, 4), (4, 6), (5, 8), (8, 5), (6, 5)]
+    """
     first = turns[0].colour if turns else "light"
     events: list = [SetUp(start or Physical.from_board(start_board(variant), first), first)]
     for i, turn in enumerate(turns):
@@ -98,6 +107,9 @@ def game_events(variant: str, turns: list[Turn], start: Physical | None = None, 
             events.append(Throw(turn.colour, tuple(turn.dice)))
             events += [Move(turn.colour, a, b) for a, b in turn.steps]
             events.append(PickUpDice(turn.colour))
+            if put_right and i in put_right:
+                events += [Move(turn.colour, b, a) for a, b in reversed(turn.steps)]
+                events += [Move(turn.colour, a, b) for a, b in put_right[i]]
     return events
 
 
