@@ -100,3 +100,35 @@ def test_long_nardy_video_of_a_game_played_by_the_engine(tmp_path):
     played = selfplay_turns("long", 3, 3)
     assert {tuple(sorted(f["recognized"]["dice"])) for f in frames if f["event"] == "throw_at_rest"} == \
         {tuple(sorted(t.dice)) for t in played}
+
+
+def test_synth_video_puts_a_foul_right(tmp_path, capsys):
+    """RULES 7.2: light's 3-1 played 8/5 6/4 in the edited transcript is put right to the
+    original's 8/5 6/5 once the dice are picked up: the last frame shows the original's board.
+    A foul that hit cannot be taken back, and a transcript whose turns are not the same is no
+    original: each refused with one line and exit status 2."""
+    original = """ 1 point match
+
+ Game 1
+ a : 0                           b : 0
+  1) 31: 8/5 6/5                 64: 24/18 13/9
+  2) 21: 13/11 24/23
+"""
+    texts = {"original": original, "edited": original.replace("6/5   ", "6/4   "),
+             "hit": original.replace("13/11 24/23", "13/7*"), "other": original.replace("31:", "42:")}
+    for name, text in texts.items():
+        (tmp_path / f"{name}.txt").write_text(text)
+
+    def video(name, put_right=None):
+        extra = ["--put-right", str(tmp_path / f"{put_right}.txt")] if put_right else []
+        return main(["synth", "video", "--transcript", str(tmp_path / f"{name}.txt"), "--seed", "2",
+                     "--out", str(tmp_path / name), "--size", "320x180", "--fps", "4", *extra])
+
+    assert video("original") == 0 and video("edited", put_right="original") == 0
+    last = {name: json.loads((tmp_path / name / "frames.jsonl").read_text().splitlines()[-1])["board"]
+            for name in ("original", "edited")}
+    assert last["edited"] == last["original"]
+    capsys.readouterr()
+    assert video("hit", put_right="original") == 2 and video("other", put_right="original") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "hit" in err[0] and "not the same turn" in err[1]
