@@ -18,7 +18,8 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
   player's that the play was forfeit (a foul). A throw glimpsed as perhaps not counting and
   thrown again by its thrower is a re-roll too.
 - *an illegal play put right* (RULES 7.2): after the call, the board shows a legal play of the
-  same throw from the same start: it is recorded in place of the play called.
+  same throw from the same start: it is recorded in place of the play called. A foul that left
+  both colours on one point is waited on; if the other player throws first, the record ends.
 - *the cube turned up and laid before a player*: a double by the other player (by the player
   on roll with their throw on the board: a double after the throw, RULES 5.2); the cube taken
   to the taker's side, or the doubler throwing next: a take; the board set up again (or the
@@ -88,6 +89,8 @@ ON_THE_TABLE_S = 8.0
 # A game in progress is joined only on a board whose every location is read at least this surely
 # (a stack misread at the join would put the record off the board from its first play).
 JOIN_SURE = 0.9
+# Why a record ends at a foul that left both colours on one point (:meth:`Tracker._on_a_shared_point`).
+SHARED_POINT_STANDS = "checkers of both colours stand on one point: the record waits for a board a game can have"
 
 
 # --- the tracker ---------------------------------------------------------------------------
@@ -222,6 +225,8 @@ class Tracker:
         if self.pending is not None:
             self._retry(logp)
         self._put_right(logp)
+        if self._on_a_shared_point(obs):
+            return
         cube = read_cube(obs, seen=self.cube_seen)
         if cube == "unsure":
             cube = None
@@ -968,7 +973,7 @@ class Tracker:
             self.pending = pending
             self.note("unclear", player=state.on_roll + 1, dice=list(state.dice), **decision.to_json())
             return
-        self._play(decision, state.on_roll, state.dice)
+        self._play(decision, state.on_roll, state.dice, turn_over=False)
 
     def _decode(self, p: Pending, logp: np.ndarray) -> Decision:
         """:func:`decode`, except that a play with an innocent explanation is unclear, not called:
@@ -999,18 +1004,31 @@ class Tracker:
         self.in_sync = False
         return Decision("unclear", decision.best_legal, decision.margin, decision.candidates, decision.best_legal)
 
-    def _play(self, decision: Decision, side: int, dice: tuple, **info) -> None:
+    def _play(self, decision: Decision, side: int, dice: tuple, turn_over: bool = True, **info) -> None:
+        """Record ``side``'s play; ``turn_over``: the other player acted already (else the play
+        may still be put right: :meth:`_on_a_shared_point`)."""
         self.stats[decision.kind if decision.kind != "unclear" else "benefit_of_doubt"] += 1
         if decision.kind != "illegal":
             self.in_sync = decision.kind == "legal"
         self.joined = self.joined and decision.kind != "legal"
         self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)
-        if decision.position.shared_points():
-            # A foul that left both colours on a point (:func:`shared_point_play`): no game can go
-            # on from that board (RULES 1), and every later play would be called for it. The
-            # record ends there; the game is joined again on a board a game can have.
-            self._end_unseen("checkers of both colours stand on one point: the record waits for a board a game "
-                             "can have")
+        if decision.position.shared_points() and turn_over:
+            self._end_unseen(SHARED_POINT_STANDS)
+
+    def _on_a_shared_point(self, obs: Observation) -> bool:
+        """Whether the record waits on a foul that left both colours on one point
+        (:func:`shared_point_play`) for the play to be put right (RULES 7.2): nothing else is
+        read meanwhile, since no game goes on from that board (RULES 1) and every later play
+        would be called for it. Once the turn is surely over (dice on view, the cube moved)
+        with the foul standing, the record ends; the game is joined again on a board a game
+        can have."""
+        state = self.state
+        if state.phase != "played" or not state.position.shared_points():
+            return False
+        if read_dice(obs) is None and read_cube(obs, seen=self.cube_seen) in (None, "unsure", self.cube_seen):
+            return True
+        self._end_unseen(SHARED_POINT_STANDS)
+        return False
 
     def _put_right(self, logp: np.ndarray) -> None:
         """An illegal play called and put right before the opponent throws or doubles (RULES
@@ -1047,7 +1065,7 @@ class Tracker:
             if decision.kind == "legal" or (decision.kind == "illegal" and not p.unplayed):
                 self.pending = None
                 self.stats["unclear_resolved"] += 1
-                self._play(decision, self.state.on_roll, p.dice, frames=p.frames)
+                self._play(decision, self.state.on_roll, p.dice, turn_over=False, frames=p.frames)
                 return
         p.logp = p.logp + logp
 

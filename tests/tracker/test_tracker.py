@@ -1705,10 +1705,13 @@ def test_a_turn_no_roll_explains_is_not_called_when_the_other_side_moved_too(tmp
     assert ("turn_missed", 1, "unclear") in [(e["type"], e.get("player"), e.get("decision")) for e in events]
 
 
-def test_a_checker_landed_on_a_point_the_opponent_holds_is_called(tmp_path):
+@pytest.mark.parametrize("put_right", [False, True])
+def test_a_checker_landed_on_a_point_the_opponent_holds_is_called(tmp_path, put_right):
     """RULES 3.1, 3.2: light's opening 5-2 played 6/1 13/11, 6/1 landing on dark's two checkers;
     the stack of three is read as dark's (the colour most of it shows). Called as such at its
-    turn, and the record ends there (no game goes on from that board), with no later call."""
+    turn. Left standing when dark throws, the record ends there (no game goes on from that
+    board), with no later call; put right first (RULES 7.2: the checker back on 6, then 13/8),
+    the game goes on from the play put right."""
     from vision.observation import Observation
 
     rng = np.random.default_rng(26)
@@ -1724,13 +1727,21 @@ def test_a_checker_landed_on_a_point_the_opponent_holds_is_called(tmp_path):
         obs.dice, obs.throw_valid = shown.dice, shown.throw_valid
         return obs
 
-    events, referee = _tracked(tmp_path, [_look(start, rng), _look(start, rng, (5, 2)),
-                                          stack_read_as_darks((5, 2)), stack_read_as_darks(),
-                                          stack_read_as_darks((4, 3), "left"), stack_read_as_darks()])
+    looks = [_look(start, rng), _look(start, rng, (5, 2)), stack_read_as_darks((5, 2)), stack_read_as_darks()]
+    if put_right:
+        right = start.apply("13/8 13/11")
+        looks += [_look(start.apply("13/11"), rng), _look(right, rng), _look(right, rng, (4, 3), "left")]
+    else:
+        looks += [stack_read_as_darks(), stack_read_as_darks((4, 3), "left"), stack_read_as_darks()]
+    events, referee = _tracked(tmp_path, looks)
     calls = [(e["type"], e["player"], e["reason"]) for e in events if not e.get("accepted", True)]
     assert calls == [("play", 1, "shared_point")]
-    assert "game_end_unseen" in [e["type"] for e in events]
-    assert referee.state.phase == "game_over" and referee.state.result is None
+    assert ("game_end_unseen" in [e["type"] for e in events]) is not put_right
+    if put_right:
+        assert [e["play"] for e in events if e["type"] == "play" and e["accepted"]] == ["13/11 13/8"]
+        assert referee.state.phase == "moving" and referee.state.dice == (4, 3) and referee.state.on_roll == 1
+    else:
+        assert referee.state.phase == "game_over" and referee.state.result is None
 
 
 def test_a_checker_missed_is_not_taken_for_one_hidden_in_a_stack():
