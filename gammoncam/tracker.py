@@ -70,7 +70,7 @@ from gammoncam.readings import (CHANCE, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAM
                                 misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
 from vision.orientation import reading_position
-from vision.observation import Observation
+from vision.observation import Observation, fifteen_a_side_probability
 
 COLOUR = ("light", "dark")  # player 1, player 2
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
@@ -91,6 +91,21 @@ ON_THE_TABLE_S = 8.0
 JOIN_SURE = 0.9
 # Why a record ends at a foul that left both colours on one point (:meth:`Tracker._on_a_shared_point`).
 SHARED_POINT_STANDS = "checkers of both colours stand on one point: the record waits for a board a game can have"
+
+
+def read_surely(position: Position, logp: np.ndarray, classes: np.ndarray) -> bool:
+    """Whether a board read as ``classes`` (``position``) is read surely enough to join a game
+    at: every location at :data:`JOIN_SURE` or surer; or, each side with all fifteen checkers on
+    the board and one outside its home (so none borne off: long nardy has no hits to send one
+    back, and in backgammon a checker hit after others were borne off is rare), the reading as
+    a whole that likely among those with fifteen a side (vid 7705: a long nardy head of 14 read
+    0.7, never joined, though the other locations leave it no other count)."""
+    if float(np.exp(logp[np.arange(len(classes)), classes]).min()) >= JOIN_SURE:
+        return True
+    sides = [(position.mover, position.mover_bar), (position.opponent, position.opponent_bar)]
+    if any(sum(points) + bar != 15 or (not bar and not any(points[6:])) for points, bar in sides):
+        return False
+    return fifteen_a_side_probability(logp, classes) >= JOIN_SURE
 
 
 # --- the tracker ---------------------------------------------------------------------------
@@ -414,8 +429,7 @@ class Tracker:
                 or self._at_start(logp)):
             return False
         position = reading_position(classes, COLOUR[thrower], self.state.variant)
-        if (position is None or position.problem() or position.game_result()
-                or float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE):
+        if position is None or position.problem() or position.game_result() or not read_surely(position, logp, classes):
             return False
         # a cube unseen is taken as centred, the reading under which no double is called
         value, where = self.cube_seen or (1, "middle")

@@ -75,6 +75,30 @@ def likeliest_classes(logp: np.ndarray, on_board: np.ndarray | None = None) -> n
     return out
 
 
+def fifteen_a_side_probability(logp: np.ndarray, classes: np.ndarray) -> float:
+    """How likely the reading ``classes`` is among every reading of ``logp``'s locations with
+    fifteen checkers of each colour (none borne off): the locations read together, each
+    weighed by the others' counts (the forward sum of :func:`likeliest_classes`' programme).
+    A stack read unsurely whose count the rest pins down is then read surely.
+
+    >>> lp = np.log(np.full((3, len(CLASSES)), 1e-6))
+    >>> lp[0, CLASSES.index(("light", 10))], lp[0, CLASSES.index(("light", 11))] = np.log(0.6), np.log(0.4)
+    >>> lp[1, CLASSES.index(("light", 5))] = lp[2, CLASSES.index(("dark", 15))] = 0.0
+    >>> reading = np.array([CLASSES.index(("light", 10)), CLASSES.index(("light", 5)), CLASSES.index(("dark", 15))])
+    >>> round(fifteen_a_side_probability(lp, reading), 4)  # 11 and 5 would be sixteen
+    1.0
+    """
+    # total[l, d]: the log of the summed likelihood of the locations so far with l light, d dark
+    total = np.full((16, 16), -np.inf)
+    total[0, 0] = 0.0
+    for row in logp:
+        new = np.full((16, 16), -np.inf)
+        for k, (nl, nd) in enumerate(zip(_COUNT["light"], _COUNT["dark"])):
+            new[nl:, nd:] = np.logaddexp(new[nl:, nd:], total[:16 - nl, :16 - nd] + row[k])
+        total = new
+    return float(np.exp(logp[np.arange(len(logp)), classes].sum() - total[15, 15]))
+
+
 def fold_bar(p: np.ndarray, colour: str) -> np.ndarray:
     """A bar half holds only its own colour: the other colour's mass moves to the same counts."""
     out = np.zeros_like(p)
