@@ -70,7 +70,7 @@ from gammoncam.readings import (CHANCE, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAM
                                 misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
 from vision.orientation import reading_position
-from vision.observation import Observation, fifteen_a_side_probability
+from vision.observation import Observation, fifteen_a_side_probability, likeliest_classes
 
 COLOUR = ("light", "dark")  # player 1, player 2
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
@@ -93,19 +93,26 @@ JOIN_SURE = 0.9
 SHARED_POINT_STANDS = "checkers of both colours stand on one point: the record waits for a board a game can have"
 
 
-def read_surely(position: Position, logp: np.ndarray, classes: np.ndarray) -> bool:
-    """Whether a board read as ``classes`` (``position``) is read surely enough to join a game
-    at: every location at :data:`JOIN_SURE` or surer; or, each side with all fifteen checkers on
-    the board and one outside its home (so none borne off: long nardy has no hits to send one
-    back, and in backgammon a checker hit after others were borne off is rare), the reading as
-    a whole that likely among those with fifteen a side (vid 7705: a long nardy head of 14 read
-    0.7, never joined, though the other locations leave it no other count)."""
-    if float(np.exp(logp[np.arange(len(classes)), classes]).min()) >= JOIN_SURE:
-        return True
-    sides = [(position.mover, position.mover_bar), (position.opponent, position.opponent_bar)]
-    if any(sum(points) + bar != 15 or (not bar and not any(points[6:])) for points, bar in sides):
-        return False
-    return fifteen_a_side_probability(logp, classes) >= JOIN_SURE
+def join_position(logp: np.ndarray, classes: np.ndarray, mover: str, variant) -> Position | None:
+    """The position a game in progress is joined at from a board read as ``classes`` (the free
+    reading), seen from ``mover`` in the engine's ``variant``; None where it is not read surely
+    enough or no game can have it. Every location read at :data:`JOIN_SURE` or surer; or else the likeliest reading with
+    all fifteen checkers of each side on the board, where each side has one outside its home
+    (so none borne off: long nardy has no hits to send one back, and in backgammon a checker hit
+    after others were borne off is rare), that likely as a whole among such readings (vid 7705:
+    a long nardy head of 14 read 12 at 0.7, 14 at 0.2, never joined, though the other
+    locations leave it no count but 14)."""
+    if float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE:
+        fifteen = np.full(16, -np.inf)
+        fifteen[15] = 0.0
+        classes = likeliest_classes(logp, fifteen)
+        position = reading_position(classes, mover, variant)
+        if (position is None or any(not bar and not any(points[6:]) for points, bar in (
+                (position.mover, position.mover_bar), (position.opponent, position.opponent_bar)))
+                or fifteen_a_side_probability(logp, classes) < JOIN_SURE):
+            return None
+    position = reading_position(classes, mover, variant)
+    return None if position is None or position.problem() or position.game_result() else position
 
 
 # --- the tracker ---------------------------------------------------------------------------
@@ -428,8 +435,8 @@ class Tracker:
         if (thrower is None or self.bare_board is None or (classes != self.bare_board).any()
                 or self._at_start(logp)):
             return False
-        position = reading_position(classes, COLOUR[thrower], self.state.variant)
-        if position is None or position.problem() or position.game_result() or not read_surely(position, logp, classes):
+        position = join_position(logp, classes, COLOUR[thrower], self.state.variant)
+        if position is None:
             return False
         # a cube unseen is taken as centred, the reading under which no double is called
         value, where = self.cube_seen or (1, "middle")

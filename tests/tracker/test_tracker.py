@@ -1838,13 +1838,13 @@ def test_an_illegal_play_put_right_before_the_opponent_throws_is_recorded_as_put
 
 
 def test_a_game_is_joined_on_a_stack_read_unsurely_whose_count_the_rest_pins(tmp_path):
-    """Long nardy watched from mid-game, light's head of 14 read 14 at 0.7 and 13 at 0.3: no
+    """Long nardy watched from mid-game, light's head of 14 read 13 at 0.7 and 14 at 0.3: no
     location alone is read surely enough to join at (:data:`JOIN_SURE`), but with all fifteen
     light checkers on the board (some outside home, so none borne off) the other locations
-    leave the head no other count, so dark's throw joins (vid 7705 never joined). A bear-off
-    board, where a checker may be off, with a stack read as unsurely is not joined."""
+    leave the head no count but 14, so dark's throw joins there (vid 7705 never joined). A
+    bear-off board, where a checker may be off, with a stack read as unsurely is not joined."""
     from gammoncam.decoding import log_probs
-    from gammoncam.tracker import read_surely
+    from gammoncam.tracker import join_position
     from vision.checkers import CLASSES
     from vision.observation import Observation
 
@@ -1855,14 +1855,14 @@ def test_a_game_is_joined_on_a_stack_read_unsurely_whose_count_the_rest_pins(tmp
         lp = _observation_of(position, "light", rng, noise=0.01)
         head = location_map("light", position.variant.name)[point - 1]
         lp[head] = np.log(1e-4)
-        lp[head, CLASSES.index(("light", count))], lp[head, CLASSES.index(("light", count - 1))] = np.log(0.7), np.log(0.3)
+        lp[head, CLASSES.index(("light", count))], lp[head, CLASSES.index(("light", count - 1))] = np.log(0.3), np.log(0.7)
         obs, shown = Observation.from_locations(np.exp(lp)), _look(position, rng, dice, half)
         obs.dice, obs.throw_valid = shown.dice, shown.throw_valid
         return obs
 
     events, referee = _tracked(tmp_path, [head_unsure(middle), head_unsure(middle, (4, 3))], variant="long")
-    assert "game_start" in [e["type"] for e in events] and referee.state.on_roll == 1
+    joined = [GameStart.parse(e["joined"]) for e in events if e["type"] == "game_start"]
+    assert [(j.position, j.on_roll) for j in joined] == [(middle.swapped(), 1)]
     home = Position([3, 3, 3, 2, 2, 1] + [0] * 18, [2, 2, 2, 3, 3, 3] + [0] * 18)  # light has one off
     lp = log_probs(head_unsure(home, point=1, count=3))
-    classes = lp.argmax(axis=1)
-    assert not read_surely(home, lp, classes)
+    assert join_position(lp, lp.argmax(axis=1), "light", home.variant) is None
