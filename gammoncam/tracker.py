@@ -86,8 +86,9 @@ DANCE_GLIMPSED = 0.1
 # read as a die, not a die: a die thrown off the board is picked up for the re-roll (vid 7404: a
 # find beside the tray, read as a 3 at every settle, made two throws re-rolls).
 ON_THE_TABLE_S = 8.0
-# A game in progress is joined only on a board whose every location is read at least this surely
-# (a stack misread at the join would put the record off the board from its first play).
+# A game in progress is joined only on a board whose every location is read at least this surely,
+# or read this surely as a whole with fifteen a side (:func:`join_position`): a stack misread at
+# the join would put the record off the board from its first play.
 JOIN_SURE = 0.9
 # Why a record ends at a foul that left both colours on one point (:meth:`Tracker._on_a_shared_point`).
 SHARED_POINT_STANDS = "checkers of both colours stand on one point: the record waits for a board a game can have"
@@ -96,12 +97,13 @@ SHARED_POINT_STANDS = "checkers of both colours stand on one point: the record w
 def join_position(logp: np.ndarray, classes: np.ndarray, mover: str, variant) -> Position | None:
     """The position a game in progress is joined at from a board read as ``classes`` (the free
     reading), seen from ``mover`` in the engine's ``variant``; None where it is not read surely
-    enough or no game can have it. Every location read at :data:`JOIN_SURE` or surer; or else the likeliest reading with
-    all fifteen checkers of each side on the board, where each side has one outside its home
-    (so none borne off: long nardy has no hits to send one back, and in backgammon a checker hit
-    after others were borne off is rare), that likely as a whole among such readings (vid 7705:
-    a long nardy head of 14 read 12 at 0.7, 14 at 0.2, never joined, though the other
-    locations leave it no count but 14)."""
+    enough or no game can have it. Every location read at :data:`JOIN_SURE` or surer; or else
+    the likeliest reading with all fifteen checkers of each side on the board, where each side
+    has one outside its home (so none borne off: long nardy has no hits to send one back, and
+    in backgammon a checker hit after others were borne off is rare), that likely as a whole
+    among such readings: a stack read unsurely whose count the other locations pin down (vids
+    7309, 7312, 7702 and 7803 watched from 40% of their frames never joined, their boards
+    keeping two or three stacks read 0.6-0.9)."""
     if float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE:
         fifteen = np.full(16, -np.inf)
         fifteen[15] = 0.0
