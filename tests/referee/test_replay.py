@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from engine.transcript import parse_transcript
@@ -29,13 +28,10 @@ def test_whole_corpus_replays_without_a_call():
     """1,698 files, 4,379 games: no call; every result agrees or is a named warning."""
     assert len(FILES) == 1698
     replay = Replay("")
-    start = time.perf_counter()
     for path in FILES:
         replay.file = path.name
         replay.run(parse_transcript(path.read_text(encoding="utf-8")))
-    seconds = time.perf_counter() - start
     summary = replay.summary
-    print(f"\ncorpus: {summary}, {seconds:.1f} s, {summary['plays'] / seconds:.0f} plays/s")
     assert replay.calls == []
     assert summary["files"] == 1698 and summary["games"] == 4379
     # The oddities of real files are warnings that name file and game.
@@ -43,7 +39,6 @@ def test_whole_corpus_replays_without_a_call():
     assert any("Wins 4016 point" in t and "game 2" in t for t in texts)
     assert all(w.file for w in replay.warnings)
     assert summary["warnings"] == len(replay.warnings) < 20
-    assert seconds < 60
 
 
 # --- injecting one irregularity into a copy of a corpus file ---------------------------
