@@ -255,6 +255,43 @@ def warm_up(variant) -> None:
     start.check(3, 1, start.plays(3, 1)[0].position)
 
 
+class CallBook:
+    """The calls of a watch, as the page shows them (web_ui/SCHEMA.md) and the referee box lights
+    them: each pending until its play is put right (RULES 7.2: resolved ``corrected``, the box's
+    call withdrawn) or an official acknowledges it on the page.
+
+    >>> book = CallBook()
+    >>> book.hear({"type": "call", "kind": "illegal_play", "reason": "no_such_play", "text": "...", "player": 1})
+    >>> book.hear({"type": "play", "accepted": True, "put_right": "no_such_play", "play": "8/5 6/5"})
+    {'type': 'call_resolved', 'call_id': 1, 'resolution': 'corrected'}
+    >>> book.calls[0]["pending"], book.calls[0]["resolution"]
+    (False, 'corrected')
+    """
+
+    def __init__(self, box=None):
+        self.calls: list[dict] = []
+        self.box = box  # a device.driver.RefereeBox, or None
+        self._box_calls: dict[int, int] = {}  # call id -> the box's sequence number
+
+    def hear(self, event: dict) -> dict | None:
+        """Book ``event`` (as the tracker emits it); the page's ``call_resolved`` event that it
+        brings, if any."""
+        if event["type"] == "call":
+            self.calls.append({"id": len(self.calls) + 1, "kind": event["kind"], "reason": event["reason"],
+                               "detail": event["text"], "game": event.get("game"), "player": event.get("player"),
+                               "pending": True})
+            if self.box is not None:
+                self._box_calls[self.calls[-1]["id"]] = self.box.call(event["kind"].upper())
+        elif event["type"] == "play" and event.get("put_right") and event.get("accepted"):
+            called = next((c for c in reversed(self.calls) if c["pending"] and c["kind"] == "illegal_play"), None)
+            if called is not None:
+                called.update(pending=False, resolution="corrected")
+                if called["id"] in self._box_calls:
+                    self.box.clear(self._box_calls.pop(called["id"]))
+                return {"type": "call_resolved", "call_id": called["id"], "resolution": "corrected"}
+        return None
+
+
 def transcript_text(referee) -> str:
     """The session so far as a match transcript (player 1 light, player 2 dark)."""
     return write_transcript(session_transcript(referee.profile, referee.events, players=("Light", "Dark")))
@@ -292,4 +329,4 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
     }
 
 
-__all__ = ["Watcher", "RecognizerObserver", "transcript_text", "feed_state", "COLOUR"]
+__all__ = ["Watcher", "RecognizerObserver", "CallBook", "transcript_text", "feed_state", "COLOUR"]

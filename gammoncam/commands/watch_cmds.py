@@ -189,7 +189,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
 
     from gammoncam.frames import FrameSource, SourceError
     from gammoncam.referee import LogError, Referee
-    from gammoncam.watch import Watcher, feed_state, transcript_text
+    from gammoncam.watch import CallBook, Watcher, feed_state, transcript_text
 
     profile = _profile(args)
     joined_at = _joined_at(args, profile)
@@ -208,7 +208,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
 
     box = open_device(args)
     show = _printer(args)
-    calls: list = []
+    book = CallBook(box)
     seen: dict = {}  # a throw read but held until its play tells the roll (the page shows it meanwhile)
 
     def emit(event: dict) -> None:
@@ -217,16 +217,12 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
             seen.update(dice=event["dice"], player=event.get("player"))
         elif "accepted" in event:  # the referee acted: the held throw is recorded, or its turn is over
             seen.clear()
-        if event["type"] == "call":
-            calls.append({"id": len(calls) + 1, "kind": event["kind"], "reason": event["reason"],
-                          "detail": event["text"], "game": event.get("game"), "player": event.get("player"),
-                          "pending": True})
-            if box is not None:
-                box.call(event["kind"].upper())
+        resolved = book.hear(event)
         if feed is not None:
             try:  # the page is a viewer: trouble there never stops the referee
-                feed.publish({k: v for k, v in event.items() if k != "accepted"},
-                             feed_state(referee, calls=calls, seen=seen or None))
+                for out in (event, resolved) if resolved else (event,):
+                    feed.publish({k: v for k, v in out.items() if k != "accepted"},
+                                 feed_state(referee, calls=book.calls, seen=seen or None))
             except Exception as exc:  # noqa: BLE001
                 print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
 

@@ -1868,3 +1868,32 @@ def test_a_game_is_joined_on_a_stack_read_unsurely_whose_count_the_rest_pins(tmp
     home = Position([3, 3, 3, 2, 2, 1] + [0] * 18, [2, 2, 2, 3, 3, 3] + [0] * 18)  # light has one off
     lp = log_probs(head_unsure(home, point=1, count=3))
     assert join_position(lp, lp.argmax(axis=1), "light", home.variant) is None
+
+
+def test_a_call_put_right_is_resolved_on_the_page_and_withdrawn_from_the_box():
+    """RULES 7.2: the watch's call book marks an illegal play's call ``corrected`` once the play
+    is put right, with the page's ``call_resolved`` event, and withdraws it from the referee box
+    (its sequence number, as ``RefereeBox.clear`` takes it); a re-roll call stays as it was, and
+    the play rearranged again after that resolves nothing more."""
+    from gammoncam.watch import CallBook
+
+    class Box:  # the two calls of device.driver.RefereeBox the book makes, recorded
+        def __init__(self):
+            self.lit, self.cleared = [], []
+
+        def call(self, kind):
+            self.lit.append(kind)
+            return 6 + len(self.lit)
+
+        def clear(self, seq):
+            self.cleared.append(seq)
+
+    box = Box()
+    book = CallBook(box)
+    for kind, reason, player in (("illegal_play", "no_such_play", 1), ("reroll", "invalid_throw", 2)):
+        assert book.hear({"type": "call", "kind": kind, "reason": reason, "text": "t", "player": player}) is None
+    put_right = {"type": "play", "accepted": True, "put_right": "no_such_play", "player": 1, "play": "8/5 6/5"}
+    assert book.hear(put_right) == {"type": "call_resolved", "call_id": 1, "resolution": "corrected"}
+    assert box.lit == ["ILLEGAL_PLAY", "REROLL"] and box.cleared == [7]
+    assert [(c["pending"], c.get("resolution")) for c in book.calls] == [(False, "corrected"), (True, None)]
+    assert book.hear({**put_right, "put_right": "rearranged again"}) is None and box.cleared == [7]
