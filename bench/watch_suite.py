@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the project's engine, not bench/engine.py beside this file
 MATCHES = ROOT.parent / "shared" / "fixtures" / "matches" / "bglab"
 SPECS = Path(__file__).with_name("watch_suite.txt")
+LATE = "double after throw "  # a field naming a turn whose player doubles with the throw at rest
 
 
 def specs(path: Path = SPECS) -> list[dict]:
@@ -36,9 +37,16 @@ def specs(path: Path = SPECS) -> list[dict]:
             continue
         fields = [f.strip() for f in line.split("|")]
         seed, source, game, size, fps, turns, rerolls = fields[:7]
-        out.append({"seed": int(seed), "source": source, "game": int(game), "size": size, "fps": fps,
-                    "turns": int(turns), "rerolls": int(rerolls), "edit": fields[7] if len(fields) > 7 else None,
-                    "put_right": len(fields) > 8 and fields[8] == "put right"})
+        spec = {"seed": int(seed), "source": source, "game": int(game), "size": size, "fps": fps,
+                "turns": int(turns), "rerolls": int(rerolls), "edit": None, "put_right": False, "late": []}
+        for extra in fields[7:]:
+            if extra == "put right":
+                spec["put_right"] = True
+            elif extra.startswith(LATE):
+                spec["late"].append(int(extra[len(LATE):]))
+            else:
+                spec["edit"] = extra
+        out.append(spec)
     return out
 
 
@@ -83,7 +91,8 @@ def render(spec: dict, vdir: Path) -> None:
     scratch = Path(tempfile.mkdtemp(dir=vdir.parent))
     subprocess.run([sys.executable, "-m", "gammoncam", "synth", "video", *what, "--seed", str(spec["seed"]),
                     "--out", str(scratch), "--game", str(spec["game"]), "--max-turns", str(spec["turns"]),
-                    "--size", spec["size"], "--fps", spec["fps"], "--rerolls", str(spec["rerolls"])],
+                    "--size", spec["size"], "--fps", spec["fps"], "--rerolls", str(spec["rerolls"]),
+                    *(a for n in spec["late"] for a in ("--double-after-throw", str(n)))],
                    check=True, cwd=ROOT)
     for item in scratch.iterdir():
         item.replace(vdir / item.name)

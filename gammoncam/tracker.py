@@ -165,6 +165,9 @@ class Tracker:
     # read as clearly legal shows the two agree again.
     in_sync: bool = True
     held: DiceReading | None = None  # a throw seen but not yet recorded (its roll unsure)
+    # The value of a cube its thrower offered with a held throw at rest: a double after the
+    # throw (RULES 5.2), submitted as soon as the throw is recorded (:meth:`_submit_throw`).
+    late_double: int | None = None
     # Looks at dice whose faces were too unsure to record a throw from, since the last throw was
     # seen (latest last; looks at dice lying still merged): when a turn turns out missed, they
     # tell which of the rolls that make the play on view was thrown (vid 7119: 4-3, 5-2 and 6-1
@@ -385,6 +388,7 @@ class Tracker:
         again (a resignation agreed at the table), or a game joined turned out not followed. What
         waited for it (a play unclear, a throw held) goes with it."""
         self.pending = self.held = self.unseen = self.dice_seen = self.last_look = self.left_unplayed = None
+        self.late_double = None
         self.glimpses, self.turn_path, self.joined = [], [], False
         self._submit(EndUnseen(), inferred=why)
 
@@ -644,6 +648,10 @@ class Tracker:
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
         self._submit(Throw(*roll, valid=dice.valid), dice=list(roll),
                      player=None if thrower is None else thrower + 1, **info)
+        late, self.late_double = self.late_double, None
+        if late is not None and self.state.phase == "moving":
+            self._submit(Double(), player=self.state.on_roll + 1, value=late,
+                         inferred="the cube was offered with this throw at rest")
 
     def _roll_explaining(self, before: Position, mover: str, dice: DiceReading, logp: np.ndarray,
                          rolls: tuple = ROLLS, path: tuple = ()) -> tuple:
@@ -1109,13 +1117,36 @@ class Tracker:
                    resolved=f"{why}: the likeliest legal play stands" if decision.kind == "unclear" else why)
 
     # -- the cube -------------------------------------------------------------------------
+    def _offered_with_held_throw(self, value: int, doubled: bool, to: str, logp: np.ndarray) -> bool:
+        """Whether the cube turned is the thrower's, offered with their throw held (its roll
+        unsure) at rest and nothing played, or put back after it: a double after the throw
+        (RULES 5.2), not the end of the turn. The throw stays held until its play tells the
+        roll, and the double is judged once it is recorded (:meth:`_submit_throw`): judged now,
+        the throw would be recorded at a roll the play may show misread (a false call)."""
+        held = self.held
+        if held is None or self.state.phase not in ("turn", "played"):
+            return False
+        if self.late_double is not None:  # the double already seen: the cube put back or nudged
+            self.note("cube_moved", location=to)
+            return True
+        due, before = self._due()
+        mover = held.thrower or COLOUR[due]
+        if not (doubled and held.valid_sure and to in COLOUR and to != mover and self._shows(before, mover, logp)):
+            return False
+        self.late_double = value
+        self.note("unclear", what="the cube offered with the throw at rest: judged once the play tells the roll",
+                  value=value, player=COLOUR.index(mover) + 1)
+        return True
+
     def _cube(self, old: tuple, new: tuple, logp: np.ndarray) -> None:
         (v0, loc0), (v1, loc1) = old, new
         self._settle_unseen()  # a cube action comes between turns
+        doubled = v1 == 2 * v0 or (v0 == 1 and v1 == 2)
+        if self._offered_with_held_throw(v1, doubled, loc1, logp):
+            return
         if self.held is not None:  # the cube turned: the held throw's turn is over
             self._resolve_held(logp)
         phase = self.state.phase
-        doubled = v1 == 2 * v0 or (v0 == 1 and v1 == 2)
         if phase in ("opening", "ready") or (phase in ("game_over", "match_over") and doubled):
             # No throw of this game has been seen yet, or its record was lost (ended unseen and
             # not yet joined again, vid 7801: a double there called "no game in progress"): the

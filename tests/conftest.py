@@ -1,6 +1,8 @@
 """Shared test options and fixtures: ``--full`` runs the full-size differential and soak tests;
-``interruptible`` starts a child process that Ctrl-C (SIGINT) stops."""
+``interruptible`` starts a child process that Ctrl-C (SIGINT) stops; referee logs written by
+default go to a scratch data directory, not the user's."""
 
+import os
 import signal
 
 import pytest
@@ -24,3 +26,16 @@ def interruptible() -> dict:
     SIGINT, its children inherit that, and Python then installs no KeyboardInterrupt handler:
     the child would never stop. The child gets SIGINT's default back before it starts."""
     return {"preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def scratch_data_home(tmp_path_factory):
+    """$XDG_DATA_HOME, where ``gammoncam watch`` keeps its referee logs by default, points at a
+    scratch directory for the whole run (children started by tests inherit it)."""
+    old = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data_home"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = old

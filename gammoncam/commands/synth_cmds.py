@@ -81,8 +81,10 @@ def _video(args) -> int:
     if args.rerolls < 0:
         raise UsageError("--rerolls must be at least 0")
     put_right = _put_right(turns, variant, args.put_right, args.game) if args.put_right else None
+    late = _doubles_after_throw(turns, args.double_after_throw or [])
     frames = write_video(game_events(variant, turns, rerolls=_rerolls(turns, args.rerolls, args.seed),
-                                     put_right=put_right), out, args.seed, variant, size, args.fps)
+                                     put_right=put_right, doubles_after_throw=late),
+                         out, args.seed, variant, size, args.fps)
     if args.selfplay:  # what was played, for bench/watch.py to compare with what is seen
         (out / "source.txt").write_text(turns_transcript(variant, turns))
     print(f"{frames} frames -> {out / 'game.mp4'}")
@@ -112,6 +114,14 @@ def _put_right(turns: list, variant: str, original: str, game: int) -> dict:
             out[i] = right.steps
         position = position.apply([(a, b, False) for a, b in right.steps]).swapped()
     return out
+
+
+def _doubles_after_throw(turns: list, numbers: list) -> set:
+    """Turn numbers (1-based, counted as ``--max-turns`` counts) as indexes, each a throw."""
+    for n in numbers:
+        if not 1 <= n <= len(turns) or not turns[n - 1].dice:
+            raise UsageError(f"--double-after-throw {n}: turn {n} is not a throw of the {len(turns)} turns rendered")
+    return {n - 1 for n in numbers}
 
 
 def _rerolls(turns: list, n: int, seed: int) -> dict:
@@ -172,6 +182,9 @@ def register(subparsers) -> None:
     video.add_argument("--put-right", metavar="ORIGINAL",
                        help="the transcript before a foul was injected: each play that differs from it is put "
                             "right to its play once the dice are picked up (RULES 7.2)")
+    video.add_argument("--double-after-throw", type=int, action="append", metavar="TURN",
+                       help="at this turn (1-based, as --max-turns counts), the player turns the cube and offers "
+                            "it with the throw at rest (RULES 5.2), then puts it back and plays; repeatable")
     video.set_defaults(func=_video)
 
     sheet = sub.add_parser("sheet", help="a contact sheet of 24 varied renders")

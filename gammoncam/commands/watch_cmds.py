@@ -4,7 +4,8 @@
     gammoncam demo --no-browser
 
 ``watch`` prints the events as they happen (with ``--json`` one object a line, each with its
-frame time ``t``), drives a referee session logged to ``--log`` and writes the transcript of what
+frame time ``t``), drives a referee session logged to ``--log`` (by default a new file under
+``~/.local/share/gammoncam/logs``) and writes the transcript of what
 it saw to ``--transcript-out`` (also when the source is lost). Exit 0: nothing called; 1: something
 was; 2: bad input or a source that cannot be opened or vanished (one line on stderr; the log and
 the transcript written so far are kept). ``demo`` exits 0 when it ran through: its two calls are
@@ -20,8 +21,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import threading
+import time
 from pathlib import Path
 
 from gammoncam.cli import UsageError
@@ -44,7 +45,7 @@ def _add_common(parser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per event")
     parser.add_argument("--transcript-out", metavar="FILE", help="write the transcript of what was seen")
     parser.add_argument("--log", metavar="FILE", help="the referee session's SQLite log "
-                        "(default: a new file in the temporary directory)")
+                        "(default: a new file in ~/.local/share/gammoncam/logs, or under $XDG_DATA_HOME)")
     parser.add_argument("--corners", metavar="X1,Y1,...,X4,Y4", help="the field's corners TL,TR,BR,BL in pixels")
     parser.add_argument("--corners-file", metavar="FILE", help="JSON with the field's corners")
     parser.add_argument("--checker-model", metavar="ONNX", help="the checker network (default models/checkers.onnx)")
@@ -184,9 +185,18 @@ def _printer(args):
     return show
 
 
-def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0) -> int:
-    import time
+def _new_log_path() -> str:
+    """A new referee log under the user's data directory ($XDG_DATA_HOME, else ~/.local/share),
+    never the temporary directory: a game record must outlive a reboot."""
+    root = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "gammoncam" / "logs"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create {root} for the referee log ({exc.strerror}): give --log FILE") from None
+    return str(root / f"watch-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.sqlite")
 
+
+def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0) -> int:
     from gammoncam.frames import FrameSource, SourceError
     from gammoncam.referee import LogError, Referee
     from gammoncam.watch import CallBook, Watcher, feed_state, transcript_text
@@ -195,7 +205,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
     joined_at = _joined_at(args, profile)
     corners = _corners(args, video)
     observer = _observer(args, corners, video)
-    log = args.log or os.path.join(tempfile.gettempdir(), f"gammoncam-watch-{os.getpid()}-{int(time.time())}.sqlite")
+    log = args.log or _new_log_path()
     try:
         referee = Referee.open(log, profile)
     except LogError as exc:

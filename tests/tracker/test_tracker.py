@@ -206,6 +206,27 @@ def test_a_source_that_vanishes_exits_2_and_keeps_the_log(tmp_path, monkeypatch,
         assert ref.state.game == 1 and len(ref.events) >= 3
 
 
+def test_the_referee_log_defaults_to_the_users_data_directory(tmp_path, monkeypatch, capsys):
+    """Without --log the session is logged under $XDG_DATA_HOME/gammoncam/logs (a record kept
+    in the temporary directory would not outlive a reboot); a data directory that cannot be
+    made is one line and exit 2, before anything is watched."""
+    from gammoncam.referee import Referee
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    base = ["watch", "--video", str(CLIP), "--truth", str(DATA / "clip_truth.jsonl"), "--corners-file",
+            str(DATA / "stage.json"), "--match", "3"]
+    assert main(base) == 0
+    (log,) = (tmp_path / "data" / "gammoncam" / "logs").glob("watch-*.sqlite")
+    assert f"referee log {log}" in capsys.readouterr().err
+    with Referee.open(log) as ref:
+        assert ref.state.game == 1 and len(ref.events) >= 3
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "file"))
+    assert main(base) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "give --log FILE" in err[0], err
+
+
 def test_a_source_that_cannot_be_opened_exits_2(tmp_path, capsys):
     code = main(["watch", "--video", str(tmp_path / "none.mp4"), "--truth", str(DATA / "clip_truth.jsonl"),
                  "--corners-file", str(DATA / "stage.json"), "--log", str(tmp_path / "l.sqlite")])
@@ -697,6 +718,35 @@ def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
     # the cube put back, dark's play goes on as thrown
     assert [(e["type"], e.get("play")) for e in events if e["type"] in ("play", "double")] == [
         ("play", "8/5 6/5"), ("double", None), ("play", "24/14")]
+    assert referee.state.cube == 1 and referee.state.phase == "played"
+
+
+def test_a_double_after_a_throw_held_as_unsure_is_called_once_the_play_tells_the_roll(tmp_path):
+    """RULES 5.2: dark's 6-4 is read unsurely (its 4 read 0.85, a 5 the rest), held till its play
+    tells the roll; dark turns the cube to 2 and lays it before light with nothing played, puts
+    it back and plays 24/14. The double is called as after the throw, once the play has told
+    the roll, and the play recorded as thrown. Before, the cube turned ended the held throw's
+    turn: the throw was recorded with nothing played (called too_few_dice, a false call) and
+    the double judged as a legal one before the next throw."""
+    look = _cube_looks(18)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/14").swapped()
+
+    def unsure(position, value=1, location="middle"):
+        obs = look(position, (6, 4), "left", value, location)
+        obs.dice[1]["faces"] = honest(np.array([0.0, 0.0, 0.0, 0.85, 0.15, 0.0]))
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        unsure(light_opened), unsure(light_opened, 2, "light"), unsure(light_opened),
+        unsure(dark_played), look(dark_played)])
+    assert [e["type"] for e in events if e["type"] == "throw_unsure"] == ["throw_unsure"]
+    calls = [e for e in events if not e.get("accepted", True)]
+    assert [(c["type"], c["reason"], c["player"]) for c in calls] == [("double", "after_throw", 2)]
+    assert [(e["type"], e.get("play", e.get("dice"))) for e in events if e["type"] in ("throw", "play", "double")
+            ][-3:] == [("throw", [6, 4]), ("double", None), ("play", "24/14")]
     assert referee.state.cube == 1 and referee.state.phase == "played"
 
 

@@ -132,3 +132,33 @@ def test_synth_video_puts_a_foul_right(tmp_path, capsys):
     assert video("hit", put_right="original") == 2 and video("other", put_right="original") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and "hit" in err[0] and "not the same turn" in err[1]
+
+
+def test_synth_video_doubles_after_a_throw(tmp_path, capsys):
+    """RULES 5.2: at turn 2 dark throws 6-4, then turns the cube to 2 and lays it at light's
+    side with the dice at rest, puts it back as it lay (the double called) and plays: the truth
+    shows the cube offered while the throw lies there, then back in the middle at 1 before dark's
+    first checker moves. A turn that is not a throw is refused with one line and exit status 2."""
+    text = """ 1 point match
+
+ Game 1
+ a : 0                           b : 0
+  1) 31: 8/5 6/5                 64: 24/18 13/9
+"""
+    (tmp_path / "game.txt").write_text(text)
+
+    def video(turn):
+        return main(["synth", "video", "--transcript", str(tmp_path / "game.txt"), "--seed", "2", "--out",
+                     str(tmp_path / str(turn)), "--size", "320x180", "--fps", "4", "--double-after-throw", str(turn)])
+
+    assert video(2) == 0
+    frames = [json.loads(line) for line in (tmp_path / "2" / "frames.jsonl").read_text().splitlines()]
+    offered = [f for f in frames if f["cube"] and f["cube"]["value"] == 2]
+    assert offered and all(f["cube"]["location"] == "light" and sorted(f["throw"]["dice"]) == [4, 6] for f in offered)
+    first_move = next(i for i, f in enumerate(frames) if f["event"].startswith("move") and f["mover"] == "dark")
+    assert frames[first_move]["cube"] == {"value": 1, "location": "middle", "spot": "bar_middle"}
+    assert frames.index(offered[-1]) < first_move
+    capsys.readouterr()
+    assert video(3) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "turn 3 is not a throw" in err[0]

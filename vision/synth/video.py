@@ -2,8 +2,8 @@
 
 A game is a list of *scene events*, each a physical action at the board: set up a position,
 throw the dice, move one checker (a hit blot then goes to the bar, a checker borne off goes to
-the tray), pick the dice up, turn the cube and offer it, take it. Events are rendered as told,
-even when the play is illegal, so the referee can be tested on irregularities.
+the tray), pick the dice up, turn the cube and offer it, take it, put it back. Events are
+rendered as told, even when the play is illegal, so the referee can be tested on irregularities.
 
 :func:`game_events` turns plays (dice and steps in a side's own numbering, 25 the bar, 0 off)
 into events; it is the hook for the transcript parser and the engine.
@@ -70,6 +70,11 @@ class Take:
 
 
 @dataclass
+class CubeBack:
+    colour: str  # the doubler takes back a double the referee called: the cube goes back as it lay
+
+
+@dataclass
 class Turn:
     """One turn of a game: a throw and its play, or a cube action ("double", "take", "drop")."""
 
@@ -80,7 +85,7 @@ class Turn:
 
 
 def game_events(variant: str, turns: list[Turn], start: Physical | None = None, rerolls: dict | None = None,
-                put_right: dict | None = None) -> list:
+                put_right: dict | None = None, doubles_after_throw: set | None = None) -> list:
     """The scene events of a game from its turns (light moves first unless the turns say otherwise).
 
     ``rerolls`` maps a turn's index to a throw that does not count (RULES 2.3) made before its
@@ -88,10 +93,16 @@ def game_events(variant: str, turns: list[Turn], start: Physical | None = None, 
     ``put_right`` maps a turn's index to the steps of the legal play its illegal play is put
     right to once the dice are picked up (RULES 7.2): the checkers moved are taken back, the
     last first, and the legal play is made (a play that hit cannot be taken back here).
+    ``doubles_after_throw`` holds turns whose player, the throw at rest, turns the cube and
+    offers it (RULES 5.2: a double comes before the throw), then, the double called, puts the
+    cube back as it lay and plays.
 
     >>> fixed = game_events("backgammon", [Turn("light", (3, 1), [(8, 5), (6, 4)])], put_right={0: [(8, 5), (6, 5)]})
     >>> [(e.src, e.dst) for e in fixed if isinstance(e, Move)]
     [(8, 5), (6, 4), (4, 6), (5, 8), (8, 5), (6, 5)]
+    >>> late = game_events("backgammon", [Turn("light", (3, 1), [(8, 5), (6, 5)])], doubles_after_throw={0})
+    >>> [type(e).__name__ for e in late]
+    ['SetUp', 'Throw', 'Double', 'CubeBack', 'Move', 'Move', 'PickUpDice']
     """
     first = turns[0].colour if turns else "light"
     events: list = [SetUp(start or Physical.from_board(start_board(variant), first), first)]
@@ -105,6 +116,8 @@ def game_events(variant: str, turns: list[Turn], start: Physical | None = None, 
                 kind, values = rerolls[i]
                 events += [Throw(turn.colour, tuple(values), kind), PickUpDice(turn.colour)]
             events.append(Throw(turn.colour, tuple(turn.dice)))
+            if doubles_after_throw and i in doubles_after_throw:
+                events += [Double(turn.colour), CubeBack(turn.colour)]
             events += [Move(turn.colour, a, b) for a, b in turn.steps]
             events.append(PickUpDice(turn.colour))
             if put_right and i in put_right:
@@ -125,6 +138,7 @@ class Animator:
         self.geo = stage.geo
         self.content: Content | None = None
         self.frame = 0
+        self.cube_before = (1, None)  # the cube's value and owner before the latest double
         skins = {c: rgb(SKINS[rng.integers(len(SKINS))]) for c in COLOURS}
         sleeves = {c: rgb(SLEEVES[rng.integers(len(SLEEVES))]) for c in COLOURS}
         self.hand_look = {c: (skins[c], sleeves[c]) for c in COLOURS}
@@ -181,7 +195,7 @@ class Animator:
                 yield from self.reach(event.colour, [seat, target], 0.6, name)
                 self.content.dice = []
                 yield from self.reach(event.colour, [target, seat], 0.5, name, grip=1.0)
-        elif isinstance(event, (Double, Take)):
+        elif isinstance(event, (Double, Take, CubeBack)):
             yield from self.cube(event)
         yield from self.hold(0.3, "rest")
 
@@ -286,12 +300,17 @@ class Animator:
         c = self.content
         if c.cube is None:
             return
+        if isinstance(event, CubeBack):  # the call and the word before the doubler takes it back
+            yield from self.hold(0.8, "called")
         start = c.cube.box.centre[:2].copy()
         seat = self.seat(event.colour, start[0])
         yield from self.reach(event.colour, [seat, start], 0.5, "cube")
         if isinstance(event, Double):
+            self.cube_before = (c.cube_value, c.cube_owner)
             c.cube_value = min(c.cube_value * 2, 64)
             owner = other(event.colour)  # offered: laid in front of the opponent
+        elif isinstance(event, CubeBack):
+            c.cube_value, owner = self.cube_before
         else:
             owner = event.colour
         c.cube = None
