@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "gammoncam.commands.replay_cmds",
     "gammoncam.commands.serve_cmds",
     "gammoncam.commands.watch_cmds",
+    "gammoncam.commands.export_cmds",
 )
 
 

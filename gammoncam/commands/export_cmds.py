@@ -1,0 +1,93 @@
+"""``gammoncam export LOG``: a referee log read back, as a match transcript or event by event.
+
+    gammoncam export ~/.local/share/gammoncam/logs/watch-20261202-101500-4242.sqlite --out match.mat
+    gammoncam export session.sqlite --format jsonl
+
+The log is what ``watch`` (or any referee session) wrote before acting on each event, so it is
+the record that survives a crash, a lost camera or a closed page. ``mat`` (the default) is the
+JellyFish/XG transcript (RULES 9) that ``watch --transcript-out`` writes; ``jsonl`` is one JSON
+object per logged event: the event, the referee's verdict (with a call's kind and reason), and
+the match after it: game, score, cube, and the position's IDs, GNU Backgammon's Position ID
+and Match ID and the XGID for backgammon, the long nardy ID for long nardy.
+The log is not changed; a file that is not a referee log is one line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from gammoncam.cli import UsageError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("export", help="a referee log as a match transcript, or its events with "
+                                                  "position IDs")
+    parser.add_argument("log", metavar="LOG", help="the referee session's SQLite log (watch --log)")
+    parser.add_argument("--format", choices=("mat", "jsonl"), default="mat",
+                        help="mat: the match transcript (default); jsonl: every event with its verdict and IDs")
+    parser.add_argument("--out", metavar="FILE", help="write here instead of to standard output")
+    parser.set_defaults(func=run)
+
+
+def event_records(referee) -> list[dict]:
+    """Each logged event as a JSON object: ``seq`` (from 1), the ``event`` as logged, the
+    referee's ``verdict`` and the match ``after`` it.
+
+    >>> from engine.profiles import profile
+    >>> from engine.match import Double, NewGame, OpeningThrow
+    >>> from gammoncam.referee import Referee
+    >>> ref = Referee(profile("tournament", match_length=3))
+    >>> _ = ref.submit(NewGame()), ref.submit(OpeningThrow(3, 1)), ref.submit(Double())
+    >>> last = event_records(ref)[-1]
+    >>> last["event"], last["verdict"]["reason"], last["after"]["gnubg_id"]
+    ({'event': 'double'}, 'after_throw', '4HPwATDgc/ABMA:MIFlAAAAAAAE')
+    """
+    from engine.errors import EngineError
+    from engine.match import MatchState, event_to_json
+    from engine.matchid import gnubg_id, position_of, xgid
+
+    state, out = MatchState.new(referee.profile), []
+    for seq, (event, ruling) in enumerate(zip(referee.events, referee.rulings), 1):
+        state, _ = state.apply(event)
+        after = {"game": state.game, "score": list(state.score), "cube": state.cube,
+                 "cube_owner": None if state.owner is None else state.owner + 1}
+        position = position_of(state)
+        if position is not None and state.variant.mirrored:
+            try:
+                after.update(gnubg_id=gnubg_id(state), xgid=str(xgid(state)))
+            except EngineError:  # between games: no position a GNUbg ID describes
+                pass
+        elif position is not None:
+            after["position_id"] = position.position_id()
+        out.append({"seq": seq, "event": event_to_json(event), "verdict": ruling.to_json(), "after": after})
+    return out
+
+
+def run(args) -> int:
+    from gammoncam.referee import LogError, Referee
+    from gammoncam.watch import transcript_text
+
+    if not os.path.isfile(args.log):
+        raise UsageError(f"{args.log}: no such file")
+    try:
+        referee = Referee.open(args.log)
+    except LogError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        if args.format == "mat":
+            text = transcript_text(referee)
+        else:
+            text = "".join(json.dumps(record) + "\n" for record in event_records(referee))
+    finally:
+        referee.close()
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.out).write_text(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
+    return 0
