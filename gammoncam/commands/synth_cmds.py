@@ -80,7 +80,7 @@ def _video(args) -> int:
         raise UsageError("--fps must be between 1 and 60")
     if args.rerolls < 0:
         raise UsageError("--rerolls must be at least 0")
-    put_right = _put_right(turns, variant, args.put_right, args.game) if args.put_right else None
+    put_right = _put_right(turns, args.put_right, args.game) if args.put_right else None
     late = _doubles_after_throw(turns, args.double_after_throw or [])
     frames = write_video(game_events(variant, turns, rerolls=_rerolls(turns, args.rerolls, args.seed),
                                      put_right=put_right, doubles_after_throw=late),
@@ -91,28 +91,21 @@ def _video(args) -> int:
     return 0
 
 
-def _put_right(turns: list, variant: str, original: str, game: int) -> dict:
+def _put_right(turns: list, original: str, game: int) -> dict:
     """Each turn whose play differs from ``original``'s (the transcript before a foul was
     injected), put right to that play (RULES 7.2): {turn index: the original's steps}."""
-    from engine import Position
     from vision.synth.transcript import read_game
 
     try:
         legal = read_game(Path(original).read_text(encoding="utf-8", errors="replace"), game)
     except (OSError, ValueError) as exc:
         raise UsageError(f"--put-right {original}: {getattr(exc, 'strerror', None) or exc}") from None
-    out, position = {}, Position.start(variant)
+    out = {}
     for i, (turn, right) in enumerate(zip(turns, legal)):
         if (turn.colour, turn.dice, turn.cube) != (right.colour, right.dice, right.cube):
             raise UsageError(f"--put-right: turn {i + 1} is not the same turn in {original}")
-        if not right.dice:
-            continue  # a cube action
-        if turn.steps != right.steps:
-            foul = position.apply([(a, b, False) for a, b in turn.steps])
-            if foul.opponent_bar != position.opponent_bar:
-                raise UsageError(f"--put-right: turn {i + 1}'s illegal play hits, and a hit cannot be taken back here")
+        if right.dice and turn.steps != right.steps:  # a play, not a cube action
             out[i] = right.steps
-        position = position.apply([(a, b, False) for a, b in right.steps]).swapped()
     return out
 
 

@@ -55,6 +55,13 @@ class Move:
 
 
 @dataclass
+class TakeBack:
+    colour: str  # the mover takes back its step src -> dst: the checker goes back to src, and a
+    src: int     # blot it hit there comes back from the bar
+    dst: int
+
+
+@dataclass
 class PickUpDice:
     colour: str
 
@@ -91,15 +98,15 @@ def game_events(variant: str, turns: list[Turn], start: Physical | None = None, 
     ``rerolls`` maps a turn's index to a throw that does not count (RULES 2.3) made before its
     real one: (one of :data:`INVALID_KINDS`, the two values shown), picked up and thrown again.
     ``put_right`` maps a turn's index to the steps of the legal play its illegal play is put
-    right to once the dice are picked up (RULES 7.2): the checkers moved are taken back, the
-    last first, and the legal play is made (a play that hit cannot be taken back here).
+    right to once the dice are picked up (RULES 7.2): the steps are taken back, the last first
+    (a blot hit coming back from the bar), and the legal play is made.
     ``doubles_after_throw`` holds turns whose player, the throw at rest, turns the cube and
     offers it (RULES 5.2: a double comes before the throw), then, the double called, puts the
     cube back as it lay and plays.
 
     >>> fixed = game_events("backgammon", [Turn("light", (3, 1), [(8, 5), (6, 4)])], put_right={0: [(8, 5), (6, 5)]})
-    >>> [(e.src, e.dst) for e in fixed if isinstance(e, Move)]
-    [(8, 5), (6, 4), (4, 6), (5, 8), (8, 5), (6, 5)]
+    >>> [(type(e).__name__, e.src, e.dst) for e in fixed if isinstance(e, (Move, TakeBack))]
+    [('Move', 8, 5), ('Move', 6, 4), ('TakeBack', 6, 4), ('TakeBack', 8, 5), ('Move', 8, 5), ('Move', 6, 5)]
     >>> late = game_events("backgammon", [Turn("light", (3, 1), [(8, 5), (6, 5)])], doubles_after_throw={0})
     >>> [type(e).__name__ for e in late]
     ['SetUp', 'Throw', 'Double', 'CubeBack', 'Move', 'Move', 'PickUpDice']
@@ -121,7 +128,7 @@ def game_events(variant: str, turns: list[Turn], start: Physical | None = None, 
             events += [Move(turn.colour, a, b) for a, b in turn.steps]
             events.append(PickUpDice(turn.colour))
             if put_right and i in put_right:
-                events += [Move(turn.colour, b, a) for a, b in reversed(turn.steps)]
+                events += [TakeBack(turn.colour, a, b) for a, b in reversed(turn.steps)]
                 events += [Move(turn.colour, a, b) for a, b in put_right[i]]
     return events
 
@@ -139,6 +146,7 @@ class Animator:
         self.content: Content | None = None
         self.frame = 0
         self.cube_before = (1, None)  # the cube's value and owner before the latest double
+        self.hits: list = []  # this turn's steps that hit: (mover, point), for a take-back
         skins = {c: rgb(SKINS[rng.integers(len(SKINS))]) for c in COLOURS}
         sleeves = {c: rgb(SLEEVES[rng.integers(len(SLEEVES))]) for c in COLOURS}
         self.hand_look = {c: (skins[c], sleeves[c]) for c in COLOURS}
@@ -188,6 +196,8 @@ class Animator:
             yield from self.throw(event)
         elif isinstance(event, Move):
             yield from self.move(event)
+        elif isinstance(event, TakeBack):
+            yield from self.take_back(event)
         elif isinstance(event, PickUpDice):
             if self.content.dice:
                 target = np.mean([d.box.centre[:2] for d in self.content.dice], axis=0)
@@ -206,6 +216,7 @@ class Animator:
         rest = throw(self.rng, self.geo, checkers, event.colour, event.values, event.invalid)
         seat = self.seat(event.colour, float(np.mean([d.box.centre[0] for d in rest])))
         c.invalid, c.rolling = event.invalid, True
+        self.hits = []
         n = max(2, int(0.8 * self.fps))
         for i in range(n):
             t = 1 - (1 - i / (n - 1)) ** 2  # the dice slow down as they roll out
@@ -294,7 +305,15 @@ class Animator:
             hit = stack.count(opp) == 1 and len(stack) == 1
         yield from self.carry(event.colour, event.colour, event.src, event.dst, f"move {event.src}/{event.dst}")
         if hit:  # the mover lifts the blot it hit onto the bar
+            self.hits.append((event.colour, event.dst))
             yield from self.carry(opp, event.colour, opponent_point(event.dst, phys.variant), BAR, "hit")
+
+    def take_back(self, event: TakeBack):
+        yield from self.carry(event.colour, event.colour, event.dst, event.src, f"take back {event.src}/{event.dst}")
+        if (event.colour, event.dst) in self.hits:  # the blot it hit goes back where it stood
+            self.hits.remove((event.colour, event.dst))
+            point = opponent_point(event.dst, self.content.phys.variant)
+            yield from self.carry(other(event.colour), event.colour, BAR, point, "take back hit")
 
     def cube(self, event):
         c = self.content
