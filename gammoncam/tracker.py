@@ -1127,7 +1127,7 @@ class Tracker:
         if held is None or self.state.phase not in ("turn", "played"):
             return False
         if self.late_double is not None:  # the double already seen: the cube put back or nudged
-            self.note("cube_moved", location=to)
+            self.note("cube_moved", value=value, location=to)
             return True
         due, before = self._due()
         mover = held.thrower or COLOUR[due]

@@ -257,8 +257,9 @@ def warm_up(variant) -> None:
 
 class CallBook:
     """The calls of a watch, as the page shows them (web_ui/SCHEMA.md) and the referee box lights
-    them: each pending until its play is put right (RULES 7.2: resolved ``corrected``, the box's
-    call withdrawn) or an official acknowledges it on the page.
+    them: each pending until its play is put right (RULES 7.2: resolved ``corrected``), its
+    double's cube is put back at another value (RULES 6.4, 5.2: ``withdrawn``), or an official
+    acknowledges it on the page; a call resolved is withdrawn from the box as well.
 
     >>> book = CallBook()
     >>> book.hear({"type": "call", "kind": "illegal_play", "reason": "no_such_play", "text": "...", "player": 1})
@@ -266,12 +267,17 @@ class CallBook:
     {'type': 'call_resolved', 'call_id': 1, 'resolution': 'corrected'}
     >>> book.calls[0]["pending"], book.calls[0]["resolution"]
     (False, 'corrected')
+    >>> book.hear({"type": "call", "kind": "illegal_double", "reason": "after_throw", "text": "...", "player": 2})
+    >>> book.hear({"type": "double", "accepted": False, "value": 2})
+    >>> book.hear({"type": "cube_moved", "value": 1, "location": "middle"})
+    {'type': 'call_resolved', 'call_id': 2, 'resolution': 'withdrawn'}
     """
 
     def __init__(self, box=None):
         self.calls: list[dict] = []
         self.box = box  # a device.driver.RefereeBox, or None
         self._box_calls: dict[int, int] = {}  # call id -> the box's sequence number
+        self._offered: int | None = None  # the value a called double turned the cube to
 
     def hear(self, event: dict) -> dict | None:
         """Book ``event`` (as the tracker emits it); the page's ``call_resolved`` event that it
@@ -283,13 +289,22 @@ class CallBook:
             if self.box is not None:
                 self._box_calls[self.calls[-1]["id"]] = self.box.call(event["kind"].upper())
         elif event["type"] == "play" and event.get("put_right") and event.get("accepted"):
-            called = next((c for c in reversed(self.calls) if c["pending"] and c["kind"] == "illegal_play"), None)
-            if called is not None:
-                called.update(pending=False, resolution="corrected")
-                if called["id"] in self._box_calls:
-                    self.box.clear(self._box_calls.pop(called["id"]))
-                return {"type": "call_resolved", "call_id": called["id"], "resolution": "corrected"}
+            return self._resolve("illegal_play", "corrected")
+        elif event["type"] == "double":
+            self._offered = None if event.get("accepted") else event.get("value")
+        elif event["type"] == "cube_moved" and self._offered is not None and event.get("value") != self._offered:
+            self._offered = None
+            return self._resolve("illegal_double", "withdrawn")
         return None
+
+    def _resolve(self, kind: str, resolution: str) -> dict | None:
+        called = next((c for c in reversed(self.calls) if c["pending"] and c["kind"] == kind), None)
+        if called is None:
+            return None
+        called.update(pending=False, resolution=resolution)
+        if called["id"] in self._box_calls:
+            self.box.clear(self._box_calls.pop(called["id"]))
+        return {"type": "call_resolved", "call_id": called["id"], "resolution": resolution}
 
 
 def transcript_text(referee) -> str:

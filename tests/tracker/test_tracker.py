@@ -1947,3 +1947,31 @@ def test_a_call_put_right_is_resolved_on_the_page_and_withdrawn_from_the_box():
     assert box.lit == ["ILLEGAL_PLAY", "REROLL"] and box.cleared == [7]
     assert [(c["pending"], c.get("resolution")) for c in book.calls] == [(False, "corrected"), (True, None)]
     assert book.hear({**put_right, "put_right": "rearranged again"}) is None and box.cleared == [7]
+
+
+def test_a_called_double_whose_cube_is_put_back_is_withdrawn_on_the_page_and_the_box():
+    """RULES 5.2, 6.4: a double called (after the throw) is marked ``withdrawn`` once the cube is
+    seen back at another value than the double turned it to, and the box's call is withdrawn; the
+    cube nudged at the doubled value, or moved after an accepted double, resolves nothing."""
+    from gammoncam.watch import CallBook
+
+    class Box:
+        def __init__(self):
+            self.cleared = []
+
+        def call(self, kind):
+            return 11
+
+        def clear(self, seq):
+            self.cleared.append(seq)
+
+    box = Box()
+    book = CallBook(box)
+    book.hear({"type": "call", "kind": "illegal_double", "reason": "after_throw", "text": "t", "player": 2})
+    book.hear({"type": "double", "accepted": False, "kind": "illegal_double", "value": 4, "player": 2})
+    assert book.hear({"type": "cube_moved", "value": 4, "location": "dark"}) is None
+    assert book.hear({"type": "cube_moved", "value": 2, "location": "dark"}) == {
+        "type": "call_resolved", "call_id": 1, "resolution": "withdrawn"}
+    assert box.cleared == [11] and not book.calls[0]["pending"]
+    book.hear({"type": "double", "accepted": True, "value": 2, "player": 1})
+    assert book.hear({"type": "cube_moved", "value": 1, "location": "middle"}) is None
