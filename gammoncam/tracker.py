@@ -69,8 +69,8 @@ from gammoncam.decoding import (Decision, Thresholds, danced_between, decode, ex
 from gammoncam.readings import (CHANCE, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading, lone_die,
                                 misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
-from vision.orientation import reading_position
-from vision.observation import Observation, fifteen_a_side_probability, likeliest_classes
+from vision.orientation import pinned_reading, reading_position
+from vision.observation import Observation
 
 COLOUR = ("light", "dark")  # player 1, player 2
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
@@ -98,21 +98,14 @@ def join_position(logp: np.ndarray, classes: np.ndarray, mover: str, variant) ->
     """The position a game in progress is joined at from a board read as ``classes`` (the free
     reading), seen from ``mover`` in the engine's ``variant``; None where it is not read surely
     enough or no game can have it. Every location read at :data:`JOIN_SURE` or surer; or else
-    the likeliest reading with all fifteen checkers of each side on the board, where each side
-    has one outside its home (so none borne off: long nardy has no hits to send one back, and
-    in backgammon a checker hit after others were borne off is rare), that likely as a whole
-    among such readings: a stack read unsurely whose count the other locations pin down (vids
-    7309, 7312, 7702 and 7803 watched from 40% of their frames never joined, their boards
-    keeping two or three stacks read 0.6-0.9)."""
+    the reading the fifteen checkers of each side pin down, that likely as a whole
+    (:func:`vision.orientation.pinned_reading`; vids 7309, 7312, 7702 and 7803 watched from 40%
+    of their frames never joined, their boards keeping two or three stacks read 0.6-0.9)."""
     if float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE:
-        fifteen = np.full(16, -np.inf)
-        fifteen[15] = 0.0
-        classes = likeliest_classes(logp, fifteen)
-        position = reading_position(classes, mover, variant)
-        if (position is None or any(not bar and not any(points[6:]) for points, bar in (
-                (position.mover, position.mover_bar), (position.opponent, position.opponent_bar)))
-                or fifteen_a_side_probability(logp, classes) < JOIN_SURE):
+        pinned = pinned_reading(logp, mover, variant, JOIN_SURE)
+        if pinned is None:
             return None
+        classes = pinned[0]
     position = reading_position(classes, mover, variant)
     return None if position is None or position.problem() or position.game_result() else position
 

@@ -20,6 +20,7 @@ import numpy as np
 from engine.position import Position
 from vision.checkers import CLASSES, LOCATIONS, class_of
 from vision.layout import point_slot
+from vision.observation import fifteen_a_side_probability, likeliest_classes
 
 LOCATION_INDEX = {where: i for i, where in enumerate(LOCATIONS)}
 _MAPS: dict = {}
@@ -59,6 +60,36 @@ def reading_position(classes: np.ndarray, mover: str, variant) -> Position | Non
         sides[colour] = (counts, bar)
     (m, mb), (o, ob) = sides[mover], sides[opp]
     return Position(m, o, mover_bar=mb, opponent_bar=ob, variant=variant)
+
+
+def pinned_reading(logp: np.ndarray, mover: str, variant, sure: float) -> tuple[np.ndarray, Position] | None:
+    """The likeliest reading of every location (``logp``: log-probabilities over CLASSES) with
+    all fifteen checkers of each side on the board, and its position seen from ``mover``, where
+    that reading is at least ``sure`` likely among such readings and each side has a checker
+    outside its home (so none can have been borne off: long nardy has no hits to send one back,
+    and in backgammon a checker hit after others were borne off is rare); else None. A stack
+    read unsurely whose count the other locations pin down is then read surely (vid 7705: long
+    nardy heads of twelve at 252 px, read 0.6-0.9, their colours' other checkers read surely).
+
+    >>> from engine.variant import VARIANTS
+    >>> lp = np.log(np.full((len(LOCATIONS), len(CLASSES)), 1e-6))
+    >>> lp[:, 0] = 0.0  # every location read empty but: dark's head of 15, light's checkers on 20, 18, 10 ...
+    >>> lp[location_map("dark", "long")[23], [0, class_of("dark", 15)]] = -20, 0.0
+    >>> lp[location_map("light", "long")[[19, 17, 9]], 0], lp[location_map("light", "long")[[19, 17, 9]], 1] = -20, 0
+    >>> head = location_map("light", "long")[23]  # ... and light's head, read 11, 12 or 13
+    >>> lp[head, [0, 11, 12, 13]] = -20, np.log(0.3), np.log(0.5), np.log(0.2)
+    >>> classes, position = pinned_reading(lp, "light", VARIANTS["long"], 0.9)
+    >>> position.mover[23], position.opponent[23]
+    (12, 15)
+    """
+    fifteen = np.full(16, -np.inf)
+    fifteen[15] = 0.0
+    classes = likeliest_classes(logp, fifteen)
+    position = reading_position(classes, mover, variant)
+    if position is None or any(not bar and not any(points[6:]) for points, bar in (
+            (position.mover, position.mover_bar), (position.opponent, position.opponent_bar))):
+        return None
+    return (classes, position) if fifteen_a_side_probability(logp, classes) >= sure else None
 
 
 def expected_classes(recognized: dict) -> np.ndarray:

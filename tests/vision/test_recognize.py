@@ -158,6 +158,31 @@ def test_calibration_from_a_game_in_progress(recognizer, variant, tmp_path, caps
 
 
 @needs_model
+def test_calibration_from_a_game_in_progress_on_a_small_board_reads_the_heads_the_counts_pin(recognizer):
+    """Long nardy four plays in, heads of thirteen, at 640x360 (a 191 px field): three stacks
+    are read under 0.9 (23 of 26 locations sure, one short of what a board in play is accepted
+    on alone), but the fifteen checkers a side pin the reading down (vision.orientation.
+    pinned_reading), so the board calibrates, the right way round (vid 7705 watched from 40%:
+    calibrated 140 s late)."""
+    from engine.position import Position
+    from vision.adapt import TOLERANCE, calibrate
+    from vision.synth.render import Stage
+    from vision.synth.scene import Content
+
+    position = Position.start("long")
+    for k, roll in enumerate([(6, 1), (5, 3), (4, 2), (6, 4)]):
+        plays = position.plays(*roll)
+        position = plays[(7 * k) % len(plays)].position.swapped()
+    assert (position.mover[23], position.opponent[23]) == (13, 13)
+    stage = Stage(np.random.default_rng([SEED, 219]), "long", (640, 360))
+    img, truth = stage.render(Content(Physical.from_board(position.to_json(), "light"), "light"))
+    field = np.array(truth["field"])
+    cal = calibrate(img, np.roll(field, 2, axis=0), "long", recognizer.checker_model)
+    assert cal.accepted and cal.in_play and cal.matches < 26 - TOLERANCE, cal.to_json()
+    assert np.abs(cal.corners - field).max() < 1e-6
+
+
+@needs_model
 def test_calibration_learns_colours_the_network_cannot_tell_apart(recognizer, monkeypatch, tmp_path, capsys):
     """Issue 6 item 4: white and ivory checkers, both "light" to the network. The opening
     teaches this board's two colours; light is the whiter side, and a later position's
