@@ -226,7 +226,12 @@ class Played:
 
 @dataclass(frozen=True)
 class Double:
-    """The side on roll (or its opponent, starting its own turn) turns the cube."""
+    """The side on roll (or its opponent, starting its own turn) turns the cube. ``thrown``: the
+    doubler's throw lies on the board already, seen but not yet recorded (a camera holding a
+    throw whose roll it cannot read surely until the play tells it): a double after the throw
+    (RULES 5.2) all the same."""
+
+    thrown: bool = False
 
 
 @dataclass(frozen=True)
@@ -601,7 +606,7 @@ class MatchState:
             return self, Ruling.call("no_game" if self.phase != "opening" else "opening_not_thrown")
         if self.phase in ("doubled", "beavered"):
             return self, Ruling.call("double_pending" if self.phase == "doubled" else "not_cube_owner")
-        if self.phase == "moving":
+        if self.phase == "moving" or event.thrown:
             return self, Ruling.call("after_throw")
         state = self
         if self.phase == "played":

@@ -158,8 +158,8 @@ class Tracker:
     # read as clearly legal shows the two agree again.
     in_sync: bool = True
     held: DiceReading | None = None  # a throw seen but not yet recorded (its roll unsure)
-    # The value of a cube its thrower offered with a held throw at rest: a double after the
-    # throw (RULES 5.2), submitted as soon as the throw is recorded (:meth:`_submit_throw`).
+    # The value of the cube its thrower offered with a held throw at rest (a double after the
+    # throw, RULES 5.2), until the throw is recorded: the cube put back meanwhile is no cube action.
     late_double: int | None = None
     # Looks at dice whose faces were too unsure to record a throw from, since the last throw was
     # seen (latest last; looks at dice lying still merged): when a turn turns out missed, they
@@ -641,10 +641,7 @@ class Tracker:
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
         self._submit(Throw(*roll, valid=dice.valid), dice=list(roll),
                      player=None if thrower is None else thrower + 1, **info)
-        late, self.late_double = self.late_double, None
-        if late is not None and self.state.phase == "moving":
-            self._submit(Double(), player=self.state.on_roll + 1, value=late,
-                         inferred="the cube was offered with this throw at rest")
+        self.late_double = None
 
     def _roll_explaining(self, before: Position, mover: str, dice: DiceReading, logp: np.ndarray,
                          rolls: tuple = ROLLS, path: tuple = ()) -> tuple:
@@ -1113,9 +1110,9 @@ class Tracker:
     def _offered_with_held_throw(self, value: int, doubled: bool, to: str, logp: np.ndarray) -> bool:
         """Whether the cube turned is the thrower's, offered with their throw held (its roll
         unsure) at rest and nothing played, or put back after it: a double after the throw
-        (RULES 5.2), not the end of the turn. The throw stays held until its play tells the
-        roll, and the double is judged once it is recorded (:meth:`_submit_throw`): judged now,
-        the throw would be recorded at a roll the play may show misread (a false call)."""
+        (RULES 5.2), not the end of the turn. The double is judged at once as made with a throw
+        on the board (``Double(thrown=True)``), and the throw stays held until its play tells
+        the roll: recorded now, it could be recorded at a roll the play shows misread."""
         held = self.held
         if held is None or self.state.phase not in ("turn", "played"):
             return False
@@ -1127,8 +1124,7 @@ class Tracker:
         if not (doubled and held.valid_sure and to in COLOUR and to != mover and self._shows(before, mover, logp)):
             return False
         self.late_double = value
-        self.note("unclear", what="the cube offered with the throw at rest: judged once the play tells the roll",
-                  value=value, player=COLOUR.index(mover) + 1)
+        self._submit(Double(thrown=True), player=COLOUR.index(mover) + 1, value=value)
         return True
 
     def _cube(self, old: tuple, new: tuple, logp: np.ndarray) -> None:

@@ -43,7 +43,7 @@ def event_records(referee) -> list[dict]:
     >>> _ = ref.submit(NewGame()), ref.submit(OpeningThrow(3, 1)), ref.submit(Double())
     >>> last = event_records(ref)[-1]
     >>> last["event"], last["verdict"]["reason"], last["after"]["gnubg_id"]
-    ({'event': 'double'}, 'after_throw', '4HPwATDgc/ABMA:MIFlAAAAAAAE')
+    ({'event': 'double', 'thrown': False}, 'after_throw', '4HPwATDgc/ABMA:MIFlAAAAAAAE')
     """
     from engine.errors import EngineError
     from engine.match import MatchState, event_to_json

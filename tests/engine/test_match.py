@@ -77,6 +77,20 @@ def test_only_the_owner_redoubles_and_only_before_the_throw():
     assert r.reason == "after_throw"
 
 
+def test_a_double_with_the_doublers_throw_on_the_board_is_after_the_throw_before_it_is_recorded():
+    """RULES 5.2: a double made with the doubler's throw lying on the board, the throw not yet
+    recorded (Double(thrown=True)), is called after_throw and changes nothing: the throw then
+    recorded is the doubler's, and a log without the field reads as a plain double."""
+    from engine.match import event_from_json, event_to_json
+
+    state = at_score((0, 0))
+    called, (r,) = run(state, Double(thrown=True))
+    assert r.reason == "after_throw" and called is state
+    assert run(state, Double())[1][0].accepted  # the same double before the throw stands
+    assert event_from_json(event_to_json(Double(thrown=True))) == Double(thrown=True)
+    assert event_from_json({"event": "double"}) == Double()
+
+
 def test_drop_scores_the_cube_before_the_double_and_ends_the_match():
     state = at_score((5, 4))
     state, (_, r) = run(state, Double(), Drop())

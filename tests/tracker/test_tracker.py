@@ -721,13 +721,13 @@ def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
     assert referee.state.cube == 1 and referee.state.phase == "played"
 
 
-def test_a_double_after_a_throw_held_as_unsure_is_called_once_the_play_tells_the_roll(tmp_path):
+def test_a_double_after_a_throw_held_as_unsure_is_called_at_once(tmp_path):
     """RULES 5.2: dark's 6-4 is read unsurely (its 4 read 0.85, a 5 the rest), held till its play
     tells the roll; dark turns the cube to 2 and lays it before light with nothing played, puts
-    it back and plays 24/14. The double is called as after the throw, once the play has told
-    the roll, and the play recorded as thrown. Before, the cube turned ended the held throw's
-    turn: the throw was recorded with nothing played (called too_few_dice, a false call) and
-    the double judged as a legal one before the next throw."""
+    it back and plays 24/14. The double is called as after the throw as soon as it is seen, the
+    throw still held; the play then tells the roll and is recorded as thrown. Before, the cube
+    turned ended the held throw's turn: the throw was recorded with nothing played (called
+    too_few_dice, a false call) and the double judged as a legal one before the next throw."""
     look = _cube_looks(18)
     start = Position.start()
     light_opened = start.apply("8/5 6/5")
@@ -746,7 +746,9 @@ def test_a_double_after_a_throw_held_as_unsure_is_called_once_the_play_tells_the
     calls = [e for e in events if not e.get("accepted", True)]
     assert [(c["type"], c["reason"], c["player"]) for c in calls] == [("double", "after_throw", 2)]
     assert [(e["type"], e.get("play", e.get("dice"))) for e in events if e["type"] in ("throw", "play", "double")
-            ][-3:] == [("throw", [6, 4]), ("double", None), ("play", "24/14")]
+            ][-3:] == [("double", None), ("throw", [6, 4]), ("play", "24/14")]
+    kinds = [e["type"] for e in events]  # called as the cube lay offered, before it was put back
+    assert kinds.index("double") < kinds.index("cube_moved") < kinds.index("throw", kinds.index("throw_unsure"))
     assert referee.state.cube == 1 and referee.state.phase == "played"
 
 
