@@ -158,9 +158,9 @@ class Tracker:
     # read as clearly legal shows the two agree again.
     in_sync: bool = True
     held: DiceReading | None = None  # a throw seen but not yet recorded (its roll unsure)
-    # The value of the cube its thrower offered with a held throw at rest (a double after the
-    # throw, RULES 5.2), until the throw is recorded: the cube put back meanwhile is no cube action.
-    late_double: int | None = None
+    # True once the cube was offered by the thrower of the throw held (a double after the throw,
+    # RULES 5.2), until that throw is recorded: the cube put back meanwhile is no cube action.
+    doubled_on_held: bool = False
     # Looks at dice whose faces were too unsure to record a throw from, since the last throw was
     # seen (latest last; looks at dice lying still merged): when a turn turns out missed, they
     # tell which of the rolls that make the play on view was thrown (vid 7119: 4-3, 5-2 and 6-1
@@ -381,7 +381,7 @@ class Tracker:
         again (a resignation agreed at the table), or a game joined turned out not followed. What
         waited for it (a play unclear, a throw held) goes with it."""
         self.pending = self.held = self.unseen = self.dice_seen = self.last_look = self.left_unplayed = None
-        self.late_double = None
+        self.doubled_on_held = False
         self.glimpses, self.turn_path, self.joined = [], [], False
         self._submit(EndUnseen(), inferred=why)
 
@@ -641,7 +641,7 @@ class Tracker:
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
         self._submit(Throw(*roll, valid=dice.valid), dice=list(roll),
                      player=None if thrower is None else thrower + 1, **info)
-        self.late_double = None
+        self.doubled_on_held = False
 
     def _roll_explaining(self, before: Position, mover: str, dice: DiceReading, logp: np.ndarray,
                          rolls: tuple = ROLLS, path: tuple = ()) -> tuple:
@@ -1116,14 +1116,14 @@ class Tracker:
         held = self.held
         if held is None or self.state.phase not in ("turn", "played"):
             return False
-        if self.late_double is not None:  # the double already seen: the cube put back or nudged
+        if self.doubled_on_held:  # the double already seen: the cube put back or nudged
             self.note("cube_moved", value=value, location=to)
             return True
         due, before = self._due()
         mover = held.thrower or COLOUR[due]
         if not (doubled and held.valid_sure and to in COLOUR and to != mover and self._shows(before, mover, logp)):
             return False
-        self.late_double = value
+        self.doubled_on_held = True
         self._submit(Double(thrown=True), player=COLOUR.index(mover) + 1, value=value)
         return True
 
