@@ -56,8 +56,11 @@ class Move:
 
 @dataclass
 class TakeBack:
-    colour: str  # the mover takes back its step src -> dst: the checker goes back to src, and a
-    src: int     # blot it hit there comes back from the bar
+    """``colour`` takes back its step ``src`` -> ``dst``: the checker goes back to ``src``, and a
+    blot it hit on ``dst`` comes back from the bar."""
+
+    colour: str
+    src: int
     dst: int
 
 
