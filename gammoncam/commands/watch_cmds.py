@@ -114,6 +114,10 @@ def _profile(args):
 
     name = args.profile or ("long-nardy-match" if args.variant == "long" else
                             ("tournament" if args.match else "money"))
+    # An illegal play is called when it is made. The record follows the board as the players go
+    # on, so a play left uncorrected stands once the opponent throws or doubles (RULES 7.2's
+    # condone, as `gammoncam replay` judges transcripts): a not_corrected call would hold the
+    # record at the foul while the game moves on.
     options = {"variant": args.variant, "condone": True}
     if args.match is not None:
         options["match_length"] = args.match
