@@ -158,9 +158,10 @@ class Tracker:
     # read as clearly legal shows the two agree again.
     in_sync: bool = True
     held: DiceReading | None = None  # a throw seen but not yet recorded (its roll unsure)
-    # True once the cube was offered by the thrower of the throw held (a double after the throw,
-    # RULES 5.2), until that throw is recorded: the cube put back meanwhile is no cube action.
-    doubled_on_held: bool = False
+    # True once the cube was offered by the player due with their throw on the board, not yet
+    # recorded (a double after the throw, RULES 5.2), until a throw is recorded: the cube put
+    # back meanwhile is no cube action (:meth:`_offered_with_throw_on_board`).
+    offered_with_throw: bool = False
     # Looks at dice whose faces were too unsure to record a throw from, since the last throw was
     # seen (latest last; looks at dice lying still merged): when a turn turns out missed, they
     # tell which of the rolls that make the play on view was thrown (vid 7119: 4-3, 5-2 and 6-1
@@ -209,6 +210,8 @@ class Tracker:
         return self.state.variant.name
 
     def _submit(self, event, **info) -> object:
+        if isinstance(event, (Throw, OpeningThrow)):
+            self.offered_with_throw = False
         ruling = self.referee.submit(event)
         kind = type(event).__name__
         out = {"type": _EVENT_TYPE.get(kind, kind.lower()), **info, **ruling.to_json()}
@@ -251,7 +254,7 @@ class Tracker:
         if cube == "unsure":
             cube = None
         if cube is not None and self.cube_seen is not None and cube != self.cube_seen:
-            self._cube(self.cube_seen, cube, logp)
+            self._cube(self.cube_seen, cube, logp, read_dice(obs) is not None)
         if cube is not None:
             self.cube_seen = cube
         dice = read_dice(obs)
@@ -381,7 +384,7 @@ class Tracker:
         again (a resignation agreed at the table), or a game joined turned out not followed. What
         waited for it (a play unclear, a throw held) goes with it."""
         self.pending = self.held = self.unseen = self.dice_seen = self.last_look = self.left_unplayed = None
-        self.doubled_on_held = False
+        self.offered_with_throw = False
         self.glimpses, self.turn_path, self.joined = [], [], False
         self._submit(EndUnseen(), inferred=why)
 
@@ -641,7 +644,6 @@ class Tracker:
         thrower = COLOUR.index(dice.thrower) if dice.thrower else None
         self._submit(Throw(*roll, valid=dice.valid), dice=list(roll),
                      player=None if thrower is None else thrower + 1, **info)
-        self.doubled_on_held = False
 
     def _roll_explaining(self, before: Position, mover: str, dice: DiceReading, logp: np.ndarray,
                          rolls: tuple = ROLLS, path: tuple = ()) -> tuple:
@@ -1107,31 +1109,39 @@ class Tracker:
                    resolved=f"{why}: the likeliest legal play stands" if decision.kind == "unclear" else why)
 
     # -- the cube -------------------------------------------------------------------------
-    def _offered_with_held_throw(self, value: int, doubled: bool, to: str, logp: np.ndarray) -> bool:
-        """Whether the cube turned is the thrower's, offered with their throw held (its roll
-        unsure) at rest and nothing played, or put back after it: a double after the throw
-        (RULES 5.2), not the end of the turn. The double is judged at once as made with a throw
-        on the board (``Double(thrown=True)``), and the throw stays held until its play tells
-        the roll: recorded now, it could be recorded at a roll the play shows misread."""
-        held = self.held
-        if held is None or self.state.phase not in ("turn", "played"):
+    def _offered_with_throw_on_board(self, value: int, doubled: bool, to: str, dice_on_view: bool,
+                                     logp: np.ndarray) -> bool:
+        """Whether the cube turned is the player due's, offered with their throw at rest but not
+        recorded and nothing played, or put back after it: a double after the throw (RULES 5.2),
+        not the end of the turn nor a double before the throw. The throw is one held (its roll
+        unsure till its play tells it), or one only glimpsed that still lies in the due player's
+        half (backgammon, where the half tells whose dice they are: RULES 2.3). The double is
+        judged at once as made with a throw on the board (``Double(thrown=True)``); the throw is
+        recorded as it would have been, since recorded now it could be at a roll misread."""
+        if self.state.phase not in ("turn", "played"):
             return False
-        if self.doubled_on_held:  # the double already seen: the cube put back or nudged
+        if self.offered_with_throw:  # the double already seen: the cube put back or nudged
             self.note("cube_moved", value=value, location=to)
             return True
         due, before = self._due()
-        mover = held.thrower or COLOUR[due]
-        if not (doubled and held.valid_sure and to in COLOUR and to != mover and self._shows(before, mover, logp)):
+        if self.held is not None:
+            thrower, counts = self.held.thrower or COLOUR[due], self.held.valid_sure
+        elif self.last_look is not None and dice_on_view and self.variant == "backgammon":
+            thrower, counts = self.last_look.thrower, self.last_look.valid
+        else:
             return False
-        self.doubled_on_held = True
-        self._submit(Double(thrown=True), player=COLOUR.index(mover) + 1, value=value)
+        if not (counts and thrower == COLOUR[due] and doubled and to in COLOUR and to != thrower
+                and self._shows(before, thrower, logp)):
+            return False
+        self.offered_with_throw = True
+        self._submit(Double(thrown=True), player=due + 1, value=value)
         return True
 
-    def _cube(self, old: tuple, new: tuple, logp: np.ndarray) -> None:
+    def _cube(self, old: tuple, new: tuple, logp: np.ndarray, dice_on_view: bool) -> None:
         (v0, loc0), (v1, loc1) = old, new
         self._settle_unseen()  # a cube action comes between turns
         doubled = v1 == 2 * v0 or (v0 == 1 and v1 == 2)
-        if self._offered_with_held_throw(v1, doubled, loc1, logp):
+        if self._offered_with_throw_on_board(v1, doubled, loc1, dice_on_view, logp):
             return
         if self.held is not None:  # the cube turned: the held throw's turn is over
             self._resolve_held(logp)
