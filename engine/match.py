@@ -606,13 +606,15 @@ class MatchState:
             return self, Ruling.call("no_game" if self.phase != "opening" else "opening_not_thrown")
         if self.phase in ("doubled", "beavered"):
             return self, Ruling.call("double_pending" if self.phase == "doubled" else "not_cube_owner")
-        if self.phase == "moving" or event.thrown:
+        if self.phase == "moving":
             return self, Ruling.call("after_throw")
         state = self
         if self.phase == "played":
             state, call = self._end_turn()
             if call:
                 return self, call
+        if event.thrown:  # the doubler's turn has begun with its throw: the play before stands
+            return state, Ruling.call("after_throw")
         reason = state._double_call(state.on_roll)
         if reason:
             return state, Ruling.call(reason)  # RULES 6.4: no effect on the cube

@@ -79,13 +79,17 @@ def test_only_the_owner_redoubles_and_only_before_the_throw():
 
 def test_a_double_with_the_doublers_throw_on_the_board_is_after_the_throw_before_it_is_recorded():
     """RULES 5.2: a double made with the doubler's throw lying on the board, the throw not yet
-    recorded (Double(thrown=True)), is called after_throw and changes nothing: the throw then
-    recorded is the doubler's, and a log without the field reads as a plain double."""
+    recorded (Double(thrown=True)), is called after_throw and leaves the cube as it was; the
+    turn before is over (the doubler has acted, RULES 7.1), so the call is the doubler's and the
+    throw then recorded is theirs. A log without the field reads as a plain double."""
     from engine.match import event_from_json, event_to_json
 
     state = at_score((0, 0))
+    assert state.phase == "played"
     called, (r,) = run(state, Double(thrown=True))
-    assert r.reason == "after_throw" and called is state
+    assert r.reason == "after_throw" and (called.cube, called.owner) == (state.cube, state.owner)
+    assert (called.phase, called.on_roll) == ("turn", 1 - state.on_roll)
+    assert run(called, Throw(6, 3))[1][0].accepted
     assert run(state, Double())[1][0].accepted  # the same double before the throw stands
     assert event_from_json(event_to_json(Double(thrown=True))) == Double(thrown=True)
     assert event_from_json({"event": "double"}) == Double()
