@@ -5,8 +5,8 @@
 
 ``watch`` prints the events as they happen (with ``--json`` one object a line, each with its
 frame time ``t``), drives a referee session logged to ``--log`` (by default a new file under
-``~/.local/share/gammoncam/logs``) and writes the transcript of what
-it saw to ``--transcript-out`` (also when the source is lost). Exit 0: nothing called; 1: something
+``~/.local/share/gammoncam/logs``) and writes the transcript of what it saw to
+``--transcript-out`` (also when the source is lost). Exit 0: nothing called; 1: something
 was; 2: bad input or a source that cannot be opened or vanished (one line on stderr; the log and
 the transcript written so far are kept). ``demo`` exits 0 when it ran through: its two calls are
 what it shows.
@@ -192,11 +192,12 @@ def _printer(args):
 def _new_log_path() -> str:
     """A new referee log under the user's data directory ($XDG_DATA_HOME, else ~/.local/share),
     never the temporary directory: a game record must outlive a reboot."""
-    root = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "gammoncam" / "logs"
     try:
+        root = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "gammoncam" / "logs"
         root.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot create {root} for the referee log ({exc.strerror}): give --log FILE") from None
+    except (OSError, RuntimeError) as exc:  # RuntimeError: no home directory to be found
+        raise UsageError(f"no directory for the referee log ({getattr(exc, 'strerror', None) or exc}): "
+                         "give --log FILE") from None
     return str(root / f"watch-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.sqlite")
 
 
