@@ -7,6 +7,14 @@ die it finds on a true die is scored: read surely (the reader's likeliest face 0
 it under 0.02, which :func:`vision.dice.honest` takes as 0.0008 likely: a foul could be called
 on it). Dice sizes are the width of 0.067 field units (a die) in image pixels where the die lies.
 
+A die read right is not enough for the watch, so each frame with both dice in view (neither
+cocked) is also scored as the watch takes a throw (``gammoncam.readings.read_dice``): recorded
+at once (its roll at least ``gammoncam.tracker.HOLD`` likely and surely counting; and then right
+or wrong), held till its play tells the roll, or only glimpsed (a face read under 0.6, or not two
+dice found), which the watch uses only to tell a turn it missed. A reader that read more dice
+right lost turns in the watch where a throw the shipped one held became a glimpse
+(``models/dice.md``, twelfth stop).
+
     PYTHONPATH=. python bench/video_dice.py /work/data_vision/vid7312 /work/data_vision/vid7305 ...
 """
 
@@ -24,6 +32,8 @@ from tqdm import tqdm
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from gammoncam.readings import DiceReading, read_dice  # noqa: E402
+from gammoncam.tracker import HOLD  # noqa: E402
 from vision.dice import SURE_DIE, DiceReader  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 from vision.rectify import Field  # noqa: E402
@@ -38,12 +48,13 @@ def die_width_px(field: Field, uv) -> float:
     return float(max(np.hypot(*(a - b)), np.hypot(*(c - d))))
 
 
-def reads(video_dir: Path, rec: Recognizer, every: int = 4) -> list[dict]:
-    """Every die found on a true die at rest, with its true face and size."""
+def reads(video_dir: Path, rec: Recognizer, every: int = 4) -> tuple[list[dict], list[dict]]:
+    """Every die found on a true die at rest, with its true face and size; and every throw at rest
+    with both dice in view, as the watch would take it (recorded at once, and right)."""
     field_corners = np.array(json.loads((video_dir / "stage.json").read_text())["field"])
     truths = [json.loads(line) for line in open(video_dir / "frames.jsonl")]
     cap = cv2.VideoCapture(str(video_dir / "game.mp4"))
-    out = []
+    out, throws = [], []
     for i, truth in enumerate(truths):
         ok, image = cap.read()
         if not ok:
@@ -58,6 +69,13 @@ def reads(video_dir: Path, rec: Recognizer, every: int = 4) -> list[dict]:
             if o["box"] is not None and o["class"].startswith("die"):
                 x0, y0, x1, y1 = o["box"]
                 dice.append((field.to_field([[(x0 + x1) / 2, (y0 + y1) / 2]])[0], o))
+        if len(dice) == 2 and not any(o["class"] == "die_cocked" for _, o in dice):
+            reading = read_dice(obs)
+            read = isinstance(reading, DiceReading) and reading.faces_sure
+            at_once = read and reading.valid_sure and reading.likely()[1] >= HOLD
+            true_roll = tuple(sorted((o["value"] for _, o in dice), reverse=True))
+            throws.append({"at_once": bool(at_once), "glimpsed": not read,
+                           "wrong": bool(at_once and tuple(sorted(reading.likely()[0], reverse=True)) != true_roll)})
         for found in obs.dice:
             near = min(dice, key=lambda d: np.hypot(*(np.asarray(found["uv"]) - d[0])), default=None)
             if near is None or np.hypot(*(np.asarray(found["uv"]) - near[0])) >= 0.03:
@@ -67,7 +85,7 @@ def reads(video_dir: Path, rec: Recognizer, every: int = 4) -> list[dict]:
                         "cocked": near[1]["class"] == "die_cocked", "sure": bool(read.max() >= SURE_DIE),
                         "wrong": int(np.argmax(read)) + 1 != near[1]["value"],
                         "ruled_out": bool(read[near[1]["value"] - 1] < 0.02)})
-    return out
+    return out, throws
 
 
 def table(rows: list[dict]) -> list[dict]:
@@ -85,6 +103,13 @@ def table(rows: list[dict]) -> list[dict]:
     return out
 
 
+def throw_counts(throws: list[dict]) -> dict:
+    at_once = sum(t["at_once"] for t in throws)
+    glimpsed = sum(t["glimpsed"] for t in throws)
+    return {"throws": len(throws), "at_once": at_once, "at_once_wrong": sum(t["wrong"] for t in throws),
+            "held": len(throws) - at_once - glimpsed, "glimpsed": glimpsed}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("videos", nargs="+", type=Path, help="directories written by `gammoncam synth video`")
@@ -94,13 +119,19 @@ def main() -> int:
     rec = Recognizer()
     if args.reader:
         rec.extras = [DiceReader(reader=args.reader)]
-    rows = [r for v in tqdm(args.videos, desc="videos", unit="video") for r in reads(v, rec, args.every)]
+    rows, throws = [], []
+    for v in tqdm(args.videos, desc="videos", unit="video"):
+        dice, thrown = reads(v, rec, args.every)
+        rows += dice
+        throws += thrown
+        print(json.dumps({"video": v.name, **throw_counts(thrown)}))
     for line in table(rows):
         print(json.dumps(line))
     flat = [r for r in rows if not r["cocked"]]
     print(json.dumps({"px": "all", "cocked": False, "dice": len(flat), "wrong": sum(r["wrong"] for r in flat),
                       "sure_wrong": sum(r["wrong"] and r["sure"] for r in flat),
                       "sure_true_face_ruled_out": sum(r["ruled_out"] and r["sure"] for r in flat)}))
+    print(json.dumps({"video": "all", **throw_counts(throws)}))
     return 0
 
 
