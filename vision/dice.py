@@ -10,8 +10,9 @@ Two small networks, both on images cut in field coordinates (:mod:`vision.rectif
    of 19 readings: a flat die showing 1..6, a cocked die whose top shows 1..6, the cube showing
    2..64, or nothing (a false find).
 
-Validity (RULES 2.3) follows from where and how the dice lie: both flat, both in the field, in
-the same half (and, when the thrower is known, the thrower's right-hand half: the right for
+Validity (RULES 2.3) follows from where and how the dice lie: both flat, both standing in the
+field (where they stand, not where their middles are seen: :meth:`vision.rectify.Field.beneath`),
+in the same half (and, when the thrower is known, the thrower's right-hand half: the right for
 light, the left for dark). The cube shows 64 when its value is 1 (RULES 5.1): a 64 in the
 middle is read as value 1 in the middle; its location is the middle when it lies within the
 middle fifth of the field's height, else the side of the player it is nearer.
@@ -28,14 +29,17 @@ import cv2
 import numpy as np
 
 from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
-from vision.rectify import Field, quad
+from vision.rectify import ASPECT, Field, quad
 
 VIEW = quad(-0.12, 1.14, -0.32, 1.32)  # renders put dice and cube within u -0.07..1.12, v -0.27..1.26
 VIEW_SIZE = 320
 STRIDE = 4
 CROP = 40
 CROP_U = 0.11  # a reading crop's side in u (about 1.6 checkers)
-ASPECT = 0.78  # the field's height over its width on a typical board, to keep crops square
+# How high a die's middle stands above the field, in field widths (a die is about half a checker
+# across). The finder marks a die's middle as seen, which an oblique camera sees beyond where the
+# die stands: a die resting by the far rail was seen off the field (vid 8207, a false re-roll call).
+DIE_MIDDLE = 0.02
 READINGS = ([("die", n) for n in range(1, 7)] + [("cocked", n) for n in range(1, 7)]
             + [("cube", v) for v in (2, 4, 8, 16, 32, 64)] + [("none", 0)])
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -203,6 +207,7 @@ class DiceReader:
             obs.dice, obs.throw_valid, obs.cube = [], 0.0, None
             return
         uvs = [view_to_field([x, y])[0] for _, x, y, _ in cands]
+        rests = field.beneath(uvs, DIE_MIDDLE, image.shape[1::-1])
         batch = np.stack([reading_crop(image, field, uv) for uv in uvs])
         # A die's face reads the same turned by quarter turns: its pips are read from the four
         # turns averaged (the cube's figures are not, so what a find is comes from the crop as is).
@@ -212,9 +217,9 @@ class DiceReader:
         probs, turned = every[0], every.mean(axis=0)
         dice = []
         cube = None
-        for (score, _, _, map_), uv, p, q in zip(cands, uvs, probs, turned):
+        for (score, _, _, map_), uv, rest, p, q in zip(cands, uvs, rests, probs, turned):
             faces, cube_faces = p[0:6] + p[6:12], p[12:18]
-            on_board = bool(0 <= uv[0] <= 1 and 0 <= uv[1] <= 1)
+            on_board = bool(0 <= rest[0] <= 1 and 0 <= rest[1] <= 1)
             die_score = score * float(faces.sum()) if (map_ == 0 or on_board) else 0.0
             if faces.sum() > 0.5 and die_score >= PRESENT:
                 pips = q[0:6] + q[6:12]
@@ -224,7 +229,7 @@ class DiceReader:
                              "score": die_score,
                              "uv": [round(float(uv[0]), 4), round(float(uv[1]), 4)],
                              "on_board": on_board,
-                             "half": "left" if uv[0] < 0.5 else "right"})
+                             "half": "left" if rest[0] < 0.5 else "right"})
             elif (cube_faces.sum() > 0.5 and score * cube_faces.sum() >= CUBE_PRESENT
                   and (cube is None or score * cube_faces.sum() > cube["score"])):
                 cube = {**cube_reading(cube_faces, uv), "score": score * float(cube_faces.sum()),
