@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -89,11 +90,13 @@ def render(spec: dict, vdir: Path) -> None:
             what += ["--put-right", str(source_file(spec, vdir, edited=False))]
     # into a scratch folder first: an interrupted render leaves nothing that looks finished
     scratch = Path(tempfile.mkdtemp(dir=vdir.parent))
-    subprocess.run([sys.executable, "-m", "gammoncam", "synth", "video", *what, "--seed", str(spec["seed"]),
-                    "--out", str(scratch), "--game", str(spec["game"]), "--max-turns", str(spec["turns"]),
-                    "--size", spec["size"], "--fps", spec["fps"], "--rerolls", str(spec["rerolls"]),
-                    *(a for n in spec["late"] for a in ("--double-after-throw", str(n)))],
-                   check=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "gammoncam", "synth", "video", *what, "--seed", str(spec["seed"]),
+                           "--out", str(scratch), "--game", str(spec["game"]), "--max-turns", str(spec["turns"]),
+                           "--size", spec["size"], "--fps", spec["fps"], "--rerolls", str(spec["rerolls"]),
+                           *(a for n in spec["late"] for a in ("--double-after-throw", str(n)))], cwd=ROOT)
+    if done.returncode:  # the render said why on stderr (a source line it cannot read)
+        shutil.rmtree(scratch)
+        sys.exit(f"watch_suite: {spec['seed']}: the render failed (exit {done.returncode})")
     for item in scratch.iterdir():
         item.replace(vdir / item.name)
     scratch.rmdir()
