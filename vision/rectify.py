@@ -68,8 +68,8 @@ class Field:
         (``image_size`` = (w, h)) and a field :data:`ASPECT` as tall as wide: the focal length is
         the one that makes the field's two sides square to each other and of their true lengths,
         and the pose follows from OpenCV. On seven suite renders the focal length came within a
-        fifth of the render camera's on six, 43% short on one (5003: its principal point lies off
-        the image centre); a few tenths of a die's shift either way."""
+        fifth of the render camera's on six, 43% short on one (5003); their principal points lie
+        up to 160 px off the image centre, which the estimate takes as centred."""
         key = tuple(int(x) for x in image_size)
         if getattr(self, "_camera", (None,))[0] == key:
             return self._camera[1]
