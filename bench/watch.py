@@ -37,6 +37,8 @@ import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from engine.errors import EngineError  # noqa: E402
@@ -132,6 +134,20 @@ def cut(video: Path, frame: int, out: Path) -> float:
     return frame / fps
 
 
+def given_corners(stage: Path, noise: float, out: Path) -> Path:
+    """The render's field corners as a user gives them: exact (the render's stage), or ``noise``
+    of the field's diagonal off (a hand's clicks, seeded by the digits of the render's folder),
+    written to ``out``."""
+    if not noise:
+        return stage
+    corners = np.array(json.loads(stage.read_text())["field"], float)
+    diagonal = float(np.linalg.norm(corners[2] - corners[0]))
+    seed = int("".join(filter(str.isdigit, stage.parent.name)) or 0)
+    corners += np.random.default_rng(seed).normal(0, noise * diagonal, corners.shape)
+    out.write_text(json.dumps({"corners": corners.round(2).tolist()}))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("video_dir")
@@ -139,6 +155,9 @@ def main() -> int:
     ap.add_argument("--game", type=int, default=1)
     ap.add_argument("--turns", type=int, help="the --max-turns the video was rendered with")
     ap.add_argument("--join-at", type=int, metavar="FRAME", help="watch from this frame on (joined mid-game)")
+    ap.add_argument("--corner-noise", type=float, default=0.0, metavar="SHARE",
+                    help="give the corners this far off, as clicked by hand: Gaussian on each coordinate, SHARE of "
+                         "the field's diagonal")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     vdir = Path(args.video_dir)
@@ -157,9 +176,10 @@ def main() -> int:
         video, t0 = vdir / "game.mp4", 0.0
         if args.join_at:
             video, t0 = Path(tmp) / "joined.mp4", cut(vdir / "game.mp4", args.join_at, Path(tmp) / "joined.mp4")
+        corners = given_corners(vdir / "stage.json", args.corner_noise, Path(tmp) / "corners.json")
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
-            code = gammoncam(["watch", "--video", str(video), "--corners-file", str(vdir / "stage.json"),
+            code = gammoncam(["watch", "--video", str(video), "--corners-file", str(corners),
                               "--variant", source.variant.name, "--match", str(source.match_length), "--json",
                               "--stats", "--log", str(Path(tmp) / "log.sqlite"),
                               "--transcript-out", str(seen_path), *joined])

@@ -102,10 +102,10 @@ def render(spec: dict, vdir: Path) -> None:
     scratch.rmdir()
 
 
-def follow(spec: dict, vdir: Path, join_at: float | None = None) -> dict:
-    joined = []
+def follow(spec: dict, vdir: Path, join_at: float | None = None, corner_noise: float = 0.0) -> dict:
+    joined = ["--corner-noise", str(corner_noise)] if corner_noise else []
     if join_at:
-        joined = ["--join-at", str(int(join_at * sum(1 for _ in open(vdir / "frames.jsonl"))))]
+        joined += ["--join-at", str(int(join_at * sum(1 for _ in open(vdir / "frames.jsonl"))))]
     # a foul put right leaves the source's own play on the board and in the record
     source = source_file(spec, vdir, edited=not spec["put_right"])
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "watch.py"), str(vdir), str(source),
@@ -136,6 +136,8 @@ def main() -> int:
     ap.add_argument("--only", help="comma-separated seeds")
     ap.add_argument("--render-only", action="store_true")
     ap.add_argument("--join-at", type=float, metavar="SHARE", help="watch each game from this share of its frames on")
+    ap.add_argument("--corner-noise", type=float, default=0.0, metavar="SHARE",
+                    help="give each game's corners this far off, as clicked by hand (bench/watch.py)")
     args = ap.parse_args()
     out = Path(args.out)
     chosen = specs()
@@ -150,8 +152,9 @@ def main() -> int:
             render(spec, vdir)
         if args.render_only:
             continue
-        report = follow(spec, vdir, args.join_at)
-        name = f"w{spec['seed']}" + (f"_join{args.join_at}" if args.join_at else "")
+        report = follow(spec, vdir, args.join_at, args.corner_noise)
+        name = (f"w{spec['seed']}" + (f"_join{args.join_at}" if args.join_at else "")
+                + (f"_noise{args.corner_noise}" if args.corner_noise else ""))
         (out / f"{name}.json").write_text(json.dumps(report, indent=1))
         print(line(spec["seed"], report), flush=True)
         for key in totals:

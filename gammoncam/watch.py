@@ -47,15 +47,17 @@ class RecognizerObserver:
 
         self.recognizer = Recognizer(checker_model)
         self.corners = None if corners is None else np.asarray(corners, np.float64)
+        self.given = corners is not None  # by hand: the calibration checks their re-fit
         self.variant = variant
         self.bar = None
         self.calibration = None
         self.has_dice = bool(self.recognizer.extras)
 
     def calibrate(self, image) -> dict:
-        from vision.adapt import calibrate
+        from vision.adapt import calibrate, calibrate_by_hand
 
-        cal = calibrate(image, self.corners, self.variant, self.recognizer.checker_model)
+        cal = (calibrate_by_hand if self.given else calibrate)(image, self.corners, self.variant,
+                                                               self.recognizer.checker_model)
         self.calibration = cal
         self.corners, self.bar = cal.corners, cal.bar
         return cal.to_json()

@@ -51,9 +51,14 @@ def _load(truth_path: Path, image_path: Path, condition: str | None = None, inde
 
 
 def evaluate(directory: Path, out: Path | None = None, limit: int | None = None, recognizer=None,
-             progress: bool = True, auto_corners: bool = False, condition: str | None = None) -> dict:
+             progress: bool = True, auto_corners: bool = False, condition: str | None = None,
+             corner_noise: float = 0.0, refit: bool = True) -> dict:
     """Measure the recognizer on ``directory``; write the report and pictures into ``out``.
     ``condition``: each frame first put under that camera or room condition (:mod:`vision.conditions`).
+
+    The truth's corners are given as a user gives them (``refit``: re-fitted and checked,
+    :class:`vision.recognize.Recognizer`), ``corner_noise`` of the field's diagonal off as a
+    hand clicks them (Gaussian on each coordinate, seeded by the frame's index).
 
     With ``auto_corners`` the field's corners are found (:func:`vision.corners.find_corners`)
     and turned to the truth's order as the opening calibration would (:func:`match_turn`); a
@@ -74,6 +79,9 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
                                                                disable=not progress)):
         truth, image = _load(truth_path, image_path, condition, index)
         corners = np.array(truth["field"])
+        if corner_noise:
+            diagonal = float(np.linalg.norm(corners[2] - corners[0]))
+            corners = corners + np.random.default_rng(index).normal(0, corner_noise * diagonal, corners.shape)
         if auto_corners:
             found = find_corners(image)
             if found is None:
@@ -81,9 +89,10 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
                 errors += 1
                 continue
             corners = np.roll(found, -match_turn(found, corners)[0], axis=0)
-        obs = rec(image, corners, mover=truth["mover"])  # the thrower, as the tracker knows it
+        # the thrower, as the tracker knows it; corners found were refined already
+        obs = rec(image, corners, mover=truth["mover"], refit=refit and not auto_corners)
         got, want = obs.best(), truth["recognized"]
-        field = Field(corners, obs.extra["bar_share"])
+        field = Field(obs.extra["corners"], obs.extra["bar_share"])
         size = image.shape[1], image.shape[0]
         wrong = []
         for i, (kind, which) in enumerate(LOCATIONS):
@@ -99,7 +108,8 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
         row = {"frame": name, "wrong": wrong, "points_wrong": sum(1 for i in wrong if i < 24),
                "bar_wrong": sum(1 for i in wrong if i >= 24), "off_ok": off_ok,
                "board_exact": not wrong and off_ok, "ms": obs.extra["ms"],
-               "hands": bool(truth["hands_cover_board"]), "variant": truth["variant"]}
+               "hands": bool(truth["hands_cover_board"]), "variant": truth["variant"],
+               "refitted": obs.extra["refitted"]}
         if rec.extras:
             row["dice_ok"] = got["dice"] == want["dice"] or sorted(got["dice"]) == sorted(want["dice"])
             row["throw_ok"] = row["dice_ok"] and got["throw_valid"] == want["throw_valid"]
@@ -112,7 +122,9 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
             row["cube_why"] = why_wrong(truth, "cube", [] if obs.cube is None else [obs.cube["uv"]], field, size)
         row["has_cube"] = want["cube"] is not None
         rows.append(row)
-    report = {"directory": str(directory), "condition": condition, "frames": len(rows), "all": summary(rows),
+    report = {"directory": str(directory), "condition": condition, "corner_noise": corner_noise,
+              "corners_refitted": sum(r.get("refitted", False) for r in rows),
+              "frames": len(rows), "all": summary(rows),
               "no_hands": summary([r for r in rows if not r["hands"]]),
               "by_variant": {v: summary([r for r in rows if r["variant"] == v]) for v in ("backgammon", "long")},
               "location_error_rate": {f"{k}:{w}": round(float(e / len(rows)), 5)

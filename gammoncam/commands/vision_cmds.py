@@ -83,12 +83,15 @@ def _recognize(args) -> int:
     from vision.recognize import Recognizer
 
     rec = Recognizer()
+    # corners found were refined already; corners given by hand are re-fitted and checked
+    refit = bool(args.corners) and not args.exact_corners
     if args.opening:
-        from vision.adapt import calibrate
+        from vision.adapt import calibrate, calibrate_by_hand
 
         if not args.variant:
             raise UsageError("--opening needs --variant (whose starting position the frame shows)")
-        cal = calibrate(image, corners, args.variant, rec.checker_model, in_play=False)  # verify the opening itself
+        cal = (calibrate_by_hand if refit else calibrate)(image, corners, args.variant, rec.checker_model,
+                                                          in_play=False)  # verify the opening itself
         print(json.dumps(cal.to_json()))
         if cal.warning:
             print(f"gammoncam recognize: warning: {cal.warning}", file=sys.stderr)
@@ -96,9 +99,10 @@ def _recognize(args) -> int:
             print(f"gammoncam recognize: calibration rejected: {26 - cal.matches} of 26 locations do not show "
                   f"the starting position", file=sys.stderr)
         return 0 if cal.accepted else 1
-    obs = rec(image, corners, bar=bar, mover=args.mover, colours=colours)
+    obs = rec(image, corners, bar=bar, mover=args.mover, colours=colours, refit=refit)
     out = obs.to_json(full=args.probabilities)
-    out["corners"] = np.round(corners, 2).tolist()
+    out["corners"] = np.round(obs.extra["corners"], 2).tolist()
+    out["corners_refitted"] = obs.extra["refitted"]
     if args.json:
         json.dump(out, sys.stdout, separators=(",", ":") if args.probabilities else (", ", ": "))
         print()
@@ -121,7 +125,10 @@ def _eval(args) -> int:
     if args.condition is not None and args.condition not in CONDITIONS:
         raise UsageError(f"unknown condition {args.condition!r}: one of {', '.join(CONDITIONS)}")
     out = Path(args.out) if args.out else directory / "eval"
-    report = evaluate(directory, out, limit=args.limit, auto_corners=args.found_corners, condition=args.condition)
+    if args.corner_noise is not None and not 0 <= args.corner_noise <= 0.1:
+        raise UsageError(f"--corner-noise {args.corner_noise}: a share of the field's diagonal, 0 to 0.1")
+    report = evaluate(directory, out, limit=args.limit, auto_corners=args.found_corners, condition=args.condition,
+                      corner_noise=args.corner_noise or 0.0, refit=not args.exact_corners)
     print(json.dumps({k: report[k] for k in ("frames", "all", "no_hands")}, indent=1))
     from vision.corners import FINDER
 
@@ -192,6 +199,9 @@ def register(subparsers) -> None:
     p.add_argument("--corners", help="the playing area's TL,TR,BR,BL in the image: x1,y1,...,x4,y4, or a JSON file "
                         "(the output of --opening brings this board's bar and colours too)")
     p.add_argument("--refine", action="store_true", help="re-fit the given corners to the field's edges")
+    p.add_argument("--exact-corners", action="store_true",
+                   help="read with the given corners only (by default the corner refiner re-fits them too and "
+                        "the surer reading is kept: corners_refitted in the JSON)")
     p.add_argument("--mover", choices=("light", "dark"), help="who threw, to judge the throw's half (RULES 2.3)")
     p.add_argument("--variant", choices=("backgammon", "long"), help="the variant (not needed to read a frame)")
     p.add_argument("--opening", action="store_true",
@@ -209,6 +219,11 @@ def register(subparsers) -> None:
                    help="read the boards with the corners found automatically, not the truth's")
     p.add_argument("--condition", help="put every frame under this camera or room condition first: jpeg50, noise, "
                                        "warm, dim, defocus, vignette, barrel or phone (vision.conditions)")
+    p.add_argument("--corner-noise", type=float, metavar="SHARE",
+                   help="give the truth's corners this far off, as clicked by hand: Gaussian on each coordinate, "
+                        "SHARE of the field's diagonal (e.g. 0.01)")
+    p.add_argument("--exact-corners", action="store_true",
+                   help="read with the corners as given only, as recognize --exact-corners")
     p.set_defaults(func=_eval)
 
     p = subparsers.add_parser("train-vision", help="train a recognizer network on rendered data (needs torch)")

@@ -63,6 +63,25 @@ def test_probabilities_are_distributions(recognizer, frames):
         assert np.max(die["faces"]) <= FACE_CALIBRATION["sure"][-1][1] and np.min(die["faces"]) >= FACE_CALIBRATION["sure"][0][1] / 2
 
 
+@needs_model
+def test_corners_given_by_hand_are_refitted(recognizer, frames):
+    """Corners clicked a fiftieth of the field's diagonal off misread stacks; the refiner's
+    re-fit reads surer and is kept, near the true corners, and every point is read right."""
+    noise = np.random.default_rng(3)
+    misread = 0
+    for img, truth in frames:
+        field = np.array(truth["field"])
+        clicked = field + noise.normal(0, 0.02 * np.linalg.norm(field[2] - field[0]), field.shape)
+        want = truth["recognized"]
+        as_given = recognizer(img, clicked).best()
+        misread += sum(as_given[row] != want[row] for row in ("top", "bottom"))
+        obs = recognizer(img, clicked, refit=True)
+        assert obs.extra["refitted"] and np.abs(obs.extra["corners"] - field).max() < 4.0
+        got = obs.best()
+        assert got["top"] == want["top"] and got["bottom"] == want["bottom"]
+    assert misread > 0  # the corners as clicked do misread
+
+
 def test_observation_form():
     obs = Observation.uniform()
     form = obs.to_json()
@@ -242,6 +261,15 @@ def test_command_line(tmp_path, capsys, frames):
     assert main(["recognize", str(path), "--corners", corners, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert len(out["top"]) == 12 and len(out["bottom"]) == 12 and 0 <= out["confidence"] <= 1
+    assert isinstance(out["corners_refitted"], bool)
+    # corners a click off are re-fitted unless the user says they are exact
+    off = ",".join(f"{v:.2f}" for v in (np.array(truth["field"]) + [[14, -9], [-12, 11], [10, 13], [-15, -8]]).ravel())
+    assert main(["recognize", str(path), "--corners", off, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["corners_refitted"] and np.abs(np.array(out["corners"]) - truth["field"]).max() < 4.0
+    assert main(["recognize", str(path), "--corners", off, "--json", "--exact-corners"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert not out["corners_refitted"] and out["corners"] == np.array(off.split(","), float).reshape(4, 2).tolist()
 
 
 def test_bad_input(tmp_path, capsys):
@@ -265,9 +293,10 @@ def test_eval_vision_writes_its_figures_and_pictures(tmp_path):
     reliability bins (the measurement behind vision.dice.FACE_CALIBRATION) and the two pictures."""
     data = tmp_path / "set"
     assert main(["synth", "images", "--n", "4", "--seed", "12", "--out", str(data), "--size", "960x540"]) == 0
-    assert main(["eval-vision", str(data), "--out", str(tmp_path / "eval")]) == 0
+    assert main(["eval-vision", str(data), "--out", str(tmp_path / "eval"), "--corner-noise", "0.01"]) == 0
     report = json.loads((tmp_path / "eval" / "report.json").read_text())
     assert report["frames"] == 4 and 0.0 <= report["all"]["point_accuracy"] <= 1.0
+    assert report["corner_noise"] == 0.01 and 0 <= report["corners_refitted"] <= 4
     rows = json.loads((tmp_path / "eval" / "frames.json").read_text())
     why = report["all"]["dice_wrong_why"]
     assert sum(why.values()) == sum(not r["dice_ok"] for r in rows)
@@ -307,6 +336,9 @@ def test_eval_vision_refuses_an_unknown_condition(tmp_path, capsys):
     assert main(["eval-vision", str(tmp_path), "--condition", "fog"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "unknown condition 'fog'" in err[0]
+    assert main(["eval-vision", str(tmp_path), "--corner-noise", "0.5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--corner-noise 0.5" in err[0]
 
 
 def test_why_dice_and_cube_were_read_wrong():
