@@ -42,12 +42,13 @@ RELOCALISED_CHANGE = 10
 class RecognizerObserver:
     """The trained recognizer behind the observer interface ``observer(image, index)``."""
 
-    def __init__(self, corners, variant: str, checker_model: str | None = None):
+    def __init__(self, corners, variant: str, checker_model: str | None = None, by_hand: bool = True):
         from vision.recognize import Recognizer
 
         self.recognizer = Recognizer(checker_model)
         self.corners = None if corners is None else np.asarray(corners, np.float64)
-        self.given = corners is not None  # by hand: the calibration checks their re-fit
+        # given by a person (clicked, typed), not a render's exact ones: the calibration checks their re-fit
+        self.by_hand = corners is not None and by_hand
         self.variant = variant
         self.bar = None
         self.calibration = None
@@ -56,7 +57,7 @@ class RecognizerObserver:
     def calibrate(self, image) -> dict:
         from vision.adapt import calibrate, calibrate_by_hand
 
-        cal = (calibrate_by_hand if self.given else calibrate)(image, self.corners, self.variant,
+        cal = (calibrate_by_hand if self.by_hand else calibrate)(image, self.corners, self.variant,
                                                                self.recognizer.checker_model)
         self.calibration = cal
         self.corners, self.bar = cal.corners, cal.bar

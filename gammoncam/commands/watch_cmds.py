@@ -79,6 +79,9 @@ def register(subparsers) -> None:
 
 
 def _corners(args, video: str | None):
+    """The field's corners and whether a person gave them (clicked or typed: the calibration
+    checks the corner refiner's fit of them), or None where the board is to be found. A render's
+    stage.json holds its exact corners."""
     import numpy as np
 
     from vision.corners import load_corners
@@ -90,21 +93,21 @@ def _corners(args, video: str | None):
             values = []
         if len(values) != 8:
             raise UsageError("--corners needs eight numbers x1,y1,...,x4,y4")
-        return np.array(values).reshape(4, 2)
+        return np.array(values).reshape(4, 2), True
     path = args.corners_file
     if path is None and video:
         stage = Path(video).with_name("stage.json")
         if stage.exists():
-            return np.asarray(json.loads(stage.read_text())["field"], float)
+            return np.asarray(json.loads(stage.read_text())["field"], float), False
     if path is None:
         if args.truth:
             raise UsageError("--truth needs the board's corners: --corners, --corners-file or the render's stage.json")
-        return None  # found on the first frames (vision.corners.find_corners)
+        return None, False  # found on the first frames (vision.corners.find_corners)
     try:
         data = json.loads(Path(path).read_text())
         if isinstance(data, dict) and "field" in data:  # a render's stage.json
-            return np.asarray(data["field"], float).reshape(4, 2)
-        return load_corners(path)
+            return np.asarray(data["field"], float).reshape(4, 2), False
+        return load_corners(path), True
     except (OSError, ValueError, KeyError) as exc:
         raise UsageError(f"{path}: cannot read corners ({exc})") from None
 
@@ -149,7 +152,7 @@ def _joined_at(args, profile) -> dict:
     return {"score": score, "crawford_played": bool(args.crawford_played)}
 
 
-def _observer(args, corners, video: str | None):
+def _observer(args, corners, by_hand: bool, video: str | None):
     if args.truth:
         from vision.synth.observer import TruthObserver
 
@@ -165,7 +168,7 @@ def _observer(args, corners, video: str | None):
         raise UsageError(f"no checker model at {model}: train one (gammoncam train-vision checkers) or "
                          "give --checker-model")
     try:
-        return RecognizerObserver(corners, args.variant, model)
+        return RecognizerObserver(corners, args.variant, model, by_hand=by_hand)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -208,8 +211,8 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
 
     profile = _profile(args)
     joined_at = _joined_at(args, profile)
-    corners = _corners(args, video)
-    observer = _observer(args, corners, video)
+    corners, by_hand = _corners(args, video)
+    observer = _observer(args, corners, by_hand, video)
     log = args.log or _new_log_path()
     try:
         referee = Referee.open(log, profile)

@@ -31,3 +31,28 @@ def test_corners_given_by_hand_are_refitted_at_the_calibration(variant):
     exact = RecognizerObserver(field, variant)
     assert exact.calibrate(image)["accepted"]
     assert np.abs(exact.corners - field).max() < 3.0
+
+
+def test_only_corners_a_person_gives_count_as_given_by_hand(tmp_path):
+    """A render's stage.json holds its exact corners (read as they are); corners typed or in a
+    corners file are a person's, whose re-fit the calibration checks."""
+    import json
+    from argparse import Namespace
+
+    from gammoncam.commands.watch_cmds import _corners
+
+    field = [[100.0, 80.0], [500.0, 80.0], [500.0, 400.0], [100.0, 400.0]]
+    (tmp_path / "stage.json").write_text(json.dumps({"field": field, "corners": [[0, 0]] * 4}))
+    (tmp_path / "clicked.json").write_text(json.dumps({"corners": field}))
+    video = str(tmp_path / "game.mp4")
+    none = Namespace(corners=None, corners_file=None, truth=None)
+    corners, by_hand = _corners(none, video)
+    assert corners.tolist() == field and not by_hand
+    corners, by_hand = _corners(Namespace(corners=None, corners_file=str(tmp_path / "stage.json"), truth=None), None)
+    assert corners.tolist() == field and not by_hand
+    corners, by_hand = _corners(Namespace(corners=None, corners_file=str(tmp_path / "clicked.json"), truth=None), None)
+    assert corners.tolist() == field and by_hand
+    typed = ",".join(str(v) for xy in field for v in xy)
+    corners, by_hand = _corners(Namespace(corners=typed, corners_file=None, truth=None), video)
+    assert corners.tolist() == field and by_hand
+    assert _corners(none, None) == (None, False)
