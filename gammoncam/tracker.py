@@ -86,6 +86,11 @@ DANCE_GLIMPSED = 0.1
 # read as a die, not a die: a die thrown off the board is picked up for the re-roll (vid 7404: a
 # find beside the tray, read as a 3 at every settle, made two throws re-rolls).
 ON_THE_TABLE_S = 8.0
+# A play called is taken as put right (RULES 7.2) when the board explains a legal play of the
+# throw at least this many nats better than the play called: half the evidence a call needs, since
+# a put right wrongly seen leaves the record off the board by as little, too little for any later
+# call (vid 8408: 6/3 4/1 put right to 6/4 4/1, one checker a point away, 6.3 nats; the record lost).
+PUT_RIGHT = 4.0
 # A game in progress is joined only on a board whose every location is read at least this surely,
 # or read this surely as a whole with fifteen a side (:func:`join_position`): a stack misread at
 # the join would put the record off the board from its first play.
@@ -813,9 +818,11 @@ class Tracker:
     def _dance_glimpsed(self, side: int, before: Position, thrown: DiceReading | None, either_half: bool = False):
         """(the likeliest roll, the glimpse, every roll) of a dance by ``side`` from ``before``
         that a glimpse of their throw (or, ``either_half``, of dice across both halves) makes at
-        least :data:`DANCE_GLIMPSED` likely, or None."""
-        glimpse = next((g for g in reversed(self.glimpses) if len(g.faces) == 2
-                        and (g.thrower == COLOUR[side] or (either_half and g.thrower is None))
+        least :data:`DANCE_GLIMPSED` likely, or None. A glimpse of one die alone in their half
+        counts, the other die's face left open (vid 8403: a 5-5 dance seen as one 5 on a dark
+        board, the opponent's next throw then called as dice in the wrong half)."""
+        glimpse = next((g for g in reversed(self.glimpses)
+                        if (g.thrower == COLOUR[side] or (either_half and g.thrower is None and len(g.faces) == 2))
                         and (thrown is None or not g.same_throw(thrown))), None)
         if glimpse is None:
             return None
@@ -1055,22 +1062,21 @@ class Tracker:
 
     def _put_right(self, logp: np.ndarray) -> None:
         """An illegal play called and put right before the opponent throws or doubles (RULES
-        7.2): the board surely no longer shows the play called, and shows surely a legal play of
-        the same throw from the same start (:func:`decode`). That play is recorded in its place
-        (the referee judges a play made again from the turn's start), so the opponent's throw is
-        not called ``not_corrected`` and their play is judged from the board put right. Seen on
-        any settle, the opponent's dice on view or not: a player often throws as soon as the
-        checkers are back. A board half put right (checkers taken back to the start) waits; a
-        play put right is followed till the opponent acts (a legal play on the way to another)."""
+        7.2): the board shows surely a legal play of the same throw from the same start
+        (:func:`decode`), and explains it better than the play called by :data:`PUT_RIGHT`. That
+        play is recorded in its place (the referee judges a play made again from the turn's
+        start), so the opponent's throw is not called ``not_corrected`` and their play is judged
+        from the board put right. Seen on any settle, the opponent's dice on view or not: a
+        player often throws as soon as the checkers are back. A board half put right (checkers
+        taken back to the start) waits; a play put right is followed till the opponent acts (a
+        legal play on the way to another)."""
         state = self.state
         if (state.phase != "played" or not (state.pending or self.put_right_from == state.before)
                 or state.before.shared_points()):
             return
         mover = COLOUR[state.on_roll]
-        if self._margin(state.position, mover, logp) < self.thresholds.call:
-            return
         decision = decode(state.before, state.dice, mover, logp, self.thresholds)
-        if decision.kind == "legal":
+        if decision.kind == "legal" and self._margin(state.position, mover, logp) - decision.margin >= PUT_RIGHT:
             self.put_right_from = state.before
             self._play(decision, state.on_roll, state.dice, put_right=state.pending or "rearranged again")
 

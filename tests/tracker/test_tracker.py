@@ -980,6 +980,38 @@ def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path):
     assert referee.state.on_roll == 1 and referee.state.dice == (5, 2)
 
 
+def test_a_dance_told_by_one_die_seen_is_recorded_when_the_other_player_throws(tmp_path):
+    """RULES 3 and 2.3: light, on the bar before dark's closed board, throws; one die is found
+    (the other too faint for the finder) and the dice are picked up with nothing played. When
+    dark throws next in dark's own half, light's dance is recorded, not dark's throw called as
+    dice in the other half (vid 8403: a 5-5 dance seen as one die, then a false re-roll call)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    rng = np.random.default_rng(19)
+    light_on_the_bar = Position([0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
+                                [2] * 6 + [0] * 6 + [3] + [0] * 11, mover_bar=1)
+    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon", condone=True))
+    for event in (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 5),
+                  Played(light_on_the_bar.swapped())):  # condoned: the test needs dark's closed board
+        referee.submit(event)
+    one_die = _look(light_on_the_bar, rng)
+    one_die.dice = [{"faces": honest(np.eye(6)[4]), "flat": 1.0, "score": 0.5, "uv": [0.7, 0.4],
+                     "on_board": True, "half": "right"}]
+    events = []
+    tracker = Tracker(referee, events.append)
+    for t, obs in enumerate([_look(light_on_the_bar, rng), one_die, _look(light_on_the_bar, rng),
+                             _look(light_on_the_bar, rng, (5, 2), "left")]):
+        tracker.observe(obs, float(t))
+    assert [(e["type"], e.get("player")) for e in events if e["type"] in ("turn_missed", "throw", "play")] == [
+        ("turn_missed", 1), ("throw", 1), ("play", 1), ("throw", 2)]
+    assert [e["glimpse"] for e in events if e["type"] == "turn_missed"] == [[5]]
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert referee.state.on_roll == 1 and referee.state.dice == (5, 2)
+
+
 def test_a_throw_seen_as_one_die_and_thrown_again_is_a_reroll(tmp_path):
     """RULES 2.3: dark's throw comes to rest with one die found (the other, cocked against a
     checker, unfound), is picked up with nothing played and thrown again by dark: a re-roll
@@ -1889,6 +1921,48 @@ def test_an_illegal_play_put_right_before_the_opponent_throws_is_recorded_as_put
             assert referee.state.position == dark_played.swapped() and referee.state.pending is None
         else:
             assert calls[:2] == [("play", "no_such_play", 1), ("throw", "not_corrected", 2)]
+
+
+def test_a_play_put_right_by_one_point_is_seen_though_read_less_surely(tmp_path):
+    """RULES 7.2: light's 3-1 played 8/5 6/4 is called and put right to 8/5 6/5, one checker a
+    point away, the two points it changes read at 0.95: the board put right explains the look
+    about 6 nats better than the play called, short of the 8 a call needs, yet the play put right
+    is recorded and dark's throw is not called ``not_corrected`` (vid 8408: a 3-2 played 6/3 4/1,
+    put right to 6/4 4/1; the record was lost)."""
+    from engine.profiles import profile
+    from gammoncam.decoding import LIGHT_OFFSET
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(33)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    foul, right = start.apply("8/5 6/4"), start.apply("8/5 6/5")
+
+    def unsure(position, dice=(), half="right"):
+        lp = _observation_of(position, "light", rng, noise=0.01)
+        for point, shown, other in ((4, 0, 1), (5, 2, 1)):  # the foul's counts left 0.05 likely
+            where = location_map("light", "backgammon")[point - 1]
+            lp[where] = np.log(1e-4)
+            lp[where, LIGHT_OFFSET - 1 + shown if shown else 0] = np.log(0.95)
+            lp[where, LIGHT_OFFSET - 1 + other] = np.log(0.05)
+        obs, shown_dice = Observation.from_locations(np.exp(lp)), look(position, dice, half)
+        obs.dice, obs.throw_valid = shown_dice.dice, shown_dice.throw_valid
+        return obs
+
+    dark_played = right.swapped().apply("24/18 13/9").swapped()
+    referee = Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=5))
+    events = []
+    tracker = Tracker(referee, events.append)
+    for t, obs in enumerate([look(start), look(start, (3, 1)), look(foul, (3, 1)), look(foul), unsure(right),
+                             unsure(right, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played)]):
+        tracker.observe(obs, float(t))
+    calls = [(e["type"], e["reason"], e.get("player")) for e in events if not e.get("accepted", True)]
+    assert calls == [("play", "no_such_play", 1)]
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play" and e["accepted"]] == [
+        (1, "8/5 6/5"), (2, "24/18 13/9")]
+    assert referee.state.position == dark_played.swapped() and referee.state.pending is None
 
 
 def test_a_game_is_joined_on_a_stack_read_unsurely_whose_count_the_rest_pins(tmp_path):
