@@ -142,10 +142,12 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     return DiceReading(values, half, bool(valid), places, faces, valid_sure, faces_sure, float(obs.throw_valid))
 
 
-def lone_die(obs: Observation, present: float = 0.2) -> DiceReading | None:
-    """One die found surely on the board and no second (a die cocked against a checker, or off
-    the board, goes unfound: vids 7101, 7202, 7305), as a reading of one die that may not count."""
-    found = [d for d in obs.dice if d.get("score", 1.0) >= present and d.get("on_board", True)]
+def lone_die(obs: Observation, present: float = 0.2, sure: float = 0.9) -> DiceReading | None:
+    """One die found surely (a strong find, or a face read ``sure``: vid 8403, a die faint to the
+    finder) on the board and no second (a die cocked against a checker, or off the board, goes
+    unfound: vids 7101, 7202, 7305), as a reading of one die that may not count."""
+    found = [d for d in obs.dice if (d.get("score", 1.0) >= present or float(np.max(d["faces"])) >= sure)
+             and d.get("on_board", True)]
     if len(found) != 1 or len(obs.dice) > 2:
         return None
     d = found[0]

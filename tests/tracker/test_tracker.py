@@ -980,11 +980,13 @@ def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path):
     assert referee.state.on_roll == 1 and referee.state.dice == (5, 2)
 
 
-def test_a_dance_told_by_one_die_seen_is_recorded_when_the_other_player_throws(tmp_path):
-    """RULES 3 and 2.3: light, on the bar before dark's closed board, throws; one die is found
-    (the other too faint for the finder) and the dice are picked up with nothing played. When
-    dark throws next in dark's own half, light's dance is recorded, not dark's throw called as
-    dice in the other half (vid 8403: a 5-5 dance seen as one die, then a false re-roll call)."""
+@pytest.mark.parametrize("score", [0.5, 0.1])
+def test_a_dance_told_by_one_die_seen_is_recorded_when_the_other_player_throws(tmp_path, score):
+    """RULES 3 and 2.3: light, on the bar before dark's closed board, throws; one die is found,
+    strongly or faint to the finder but read surely (the other too faint to be found), and the
+    dice are picked up with nothing played. When dark throws next in dark's own half, light's
+    dance is recorded, not dark's throw called as dice in the other half (vid 8403: a 5-5 and a
+    5-3 dance each seen as one die, then a false re-roll call)."""
     from engine.match import NewGame, OpeningThrow, Played, Throw
     from engine.profiles import profile
     from gammoncam.referee import Referee
@@ -998,7 +1000,7 @@ def test_a_dance_told_by_one_die_seen_is_recorded_when_the_other_player_throws(t
                   Played(light_on_the_bar.swapped())):  # condoned: the test needs dark's closed board
         referee.submit(event)
     one_die = _look(light_on_the_bar, rng)
-    one_die.dice = [{"faces": honest(np.eye(6)[4]), "flat": 1.0, "score": 0.5, "uv": [0.7, 0.4],
+    one_die.dice = [{"faces": honest(np.eye(6)[4]), "flat": 1.0, "score": score, "uv": [0.7, 0.4],
                      "on_board": True, "half": "right"}]
     events = []
     tracker = Tracker(referee, events.append)
