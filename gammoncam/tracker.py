@@ -819,8 +819,8 @@ class Tracker:
         """(the likeliest roll, the glimpse, every roll) of a dance by ``side`` from ``before``
         that a glimpse of their throw (or, ``either_half``, of dice across both halves) makes at
         least :data:`DANCE_GLIMPSED` likely, or None. A glimpse of one die alone in their half
-        counts, the other die's face left open (vid 8403: a 5-5 dance seen as one 5 on a dark
-        board, the opponent's next throw then called as dice in the wrong half)."""
+        counts, the other die's face left open (vid 8403: a 5-5 dance seen as one 5, the other
+        die faint to the finder, and the opponent's next throw called as dice in the wrong half)."""
         glimpse = next((g for g in reversed(self.glimpses)
                         if (g.thrower == COLOUR[side] or (either_half and g.thrower is None and len(g.faces) == 2))
                         and (thrown is None or not g.same_throw(thrown))), None)

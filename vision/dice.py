@@ -56,7 +56,7 @@ CUBE_PRESENT = 0.15
 # FIND): the finder is faint on some boards' dice (vid 8403: red dice on a blue field, heat
 # 0.06-0.12, read 0.996), and a throw whose dice went unfound mid-turn was taken for picked up
 # (a false too-few-dice call there) or, unseen, for a throw in the wrong half (a false re-roll
-# call). On the 1,550 test and calibration renders: 3 more throws read right, no false die.
+# call). On the 1,550 test and calibration renders: 2 more throws read right, no false die.
 SURE_READ = 0.99
 # How often a face the reader gave a probability in [lower edge, next edge) was the die's top face,
 # on dice read at SURE_DIE or surer ("sure") and on the others ("unsure"): every face of every
