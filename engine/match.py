@@ -225,6 +225,26 @@ class Played:
 
 
 @dataclass(frozen=True)
+class DiceCorrected:
+    """The throw in play was recorded wrong: its dice showed ``die1``-``die2`` (a die misread by
+    a camera or a scorer, found out when the checkers were put right to a play of the dice
+    really thrown). A play already on the board is judged again against the dice as corrected
+    (RULES 7.2): a call if it was illegal for them.
+
+    >>> from engine.profiles import profile
+    >>> s, _ = MatchState.new(profile("money")).apply(NewGame())
+    >>> s, _ = s.apply(OpeningThrow(6, 2))
+    >>> s, r = s.apply(Played(s.position.apply("13/7 8/6")))   # 6-2's play...
+    >>> s, r = s.apply(DiceCorrected(5, 2))                     # ...but a 5-2 was thrown
+    >>> r.reason, s.dice
+    ('no_such_play', (5, 2))
+    """
+
+    die1: int
+    die2: int
+
+
+@dataclass(frozen=True)
 class Double:
     """The side on roll (or its opponent, starting its own turn) turns the cube. ``thrown``: the
     doubler's throw lies on the board already, seen but not yet recorded (a camera holding a
@@ -280,11 +300,12 @@ class EndUnseen:
     official, states it)."""
 
 
-Event = (NewGame | OpeningThrow | Throw | Played | Double | Take | Drop | Beaver | Raccoon
+Event = (NewGame | OpeningThrow | Throw | DiceCorrected | Played | Double | Take | Drop | Beaver | Raccoon
          | Resign | AcceptResignation | RejectResignation | EndUnseen)
 
 _EVENT_NAMES = {
-    NewGame: "new_game", OpeningThrow: "opening_throw", Throw: "throw", Played: "play",
+    NewGame: "new_game", OpeningThrow: "opening_throw", Throw: "throw", DiceCorrected: "dice_corrected",
+    Played: "play",
     Double: "double", Take: "take", Drop: "drop", Beaver: "beaver", Raccoon: "raccoon",
     Resign: "resign", AcceptResignation: "accept_resignation",
     RejectResignation: "reject_resignation", EndUnseen: "end_unseen",
@@ -569,11 +590,7 @@ class MatchState:
             raise InvalidEventError(f"a {after.variant.name} position in a {self.variant.name} game")
         # A play in phase "played" rearranges the checkers again: judged from the same start.
         before = self.before if self.phase == "played" else self.position
-        if before.shared_points():
-            ruling = Ruling.call("position_invalid")
-        else:
-            verdict = before.check(*self.dice, after)
-            ruling = Ruling(play=verdict.play) if verdict.legal else Ruling.call(verdict.reason)
+        ruling = _judged(before, self.dice, after)
         state = self._with(before=before, position=after, phase="played",
                            pending=None if ruling.accepted else ruling.reason)
         finished = after.game_result()
@@ -581,6 +598,15 @@ class MatchState:
             state = state._with(pending=None)._end_game(self.on_roll, finished[1], "bear_off")
             ruling = dataclasses.replace(ruling, note=f"game over: {state.result.kind}")
         return state, ruling
+
+    def _on_dice_corrected(self, event: DiceCorrected):
+        dice = _dice(event.die1, event.die2)
+        if self.phase not in ("moving", "played"):
+            raise InvalidEventError("no throw is in play to correct")
+        if self.phase == "moving":
+            return self._with(dice=dice), Ruling()
+        ruling = _judged(self.before, dice, self.position)
+        return self._with(dice=dice, pending=None if ruling.accepted else ruling.reason), ruling
 
     # --- the cube ---------------------------------------------------------------------
     def _double_call(self, side: int) -> str | None:
@@ -706,6 +732,14 @@ class MatchState:
         if state.match_winner is not None:
             state = state._with(phase="match_over")
         return state
+
+
+def _judged(before: Position, dice: tuple[int, int], after: Position) -> Ruling:
+    """The ruling on a play from ``before`` to ``after`` with ``dice`` (RULES 3)."""
+    if before.shared_points():
+        return Ruling.call("position_invalid")
+    verdict = before.check(*dice, after)
+    return Ruling(play=verdict.play) if verdict.legal else Ruling.call(verdict.reason)
 
 
 def _dice(d1, d2) -> tuple[int, int]:

@@ -340,8 +340,8 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
     Called doubles (they had no effect, RULES 6.4) are left out; a play stands as made.
     ``tags`` are extra header tags, e.g. ``(("EventDate", "2025.01.31"),)``.
     """
-    from engine.match import (Beaver, Double, Drop, MatchState, NewGame, OpeningThrow, Played,
-                              Raccoon, Take, Throw)
+    from engine.match import (Beaver, DiceCorrected, Double, Drop, MatchState, NewGame, OpeningThrow,
+                              Played, Raccoon, Take, Throw)
 
     state = MatchState.new(profile)
     games: list[GameRecord] = []
@@ -377,15 +377,17 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
             line = actions[-1].number if actions else 0
             rows[:] = [line] + [any(a.number == line and a.side == side for a in actions) for side in (0, 1)]
             continue
-        if not ruling.accepted and not isinstance(event, Played):
+        if not ruling.accepted and not isinstance(event, (Played, DiceCorrected)):
             continue
         if isinstance(event, (Throw, OpeningThrow)) and state.phase == "moving":
             add(state.on_roll, "play", dice=state.dice, play=None)
-        elif isinstance(event, Played):
-            play = ruling.play if ruling.accepted else _written_play(state.before, state.position)
+        elif isinstance(event, (Played, DiceCorrected)):
+            # a play stands as made; dice corrected stand in for those first recorded
             last = next(k for k in range(len(actions) - 1, -1, -1) if actions[k].kind == "play")
-            actions[last] = Action(actions[last].number, actions[last].side, "play",
-                                   actions[last].dice, play)
+            play = actions[last].play if state.phase == "moving" else (
+                ruling.play if ruling.accepted else _written_play(state.before, state.position))
+            dice = state.dice if isinstance(event, DiceCorrected) else actions[last].dice
+            actions[last] = Action(actions[last].number, actions[last].side, "play", dice, play)
         elif isinstance(event, Double):
             add(state.on_roll, "double", value=state.cube * 2)
         elif isinstance(event, (Take, Drop, Beaver, Raccoon)):

@@ -61,8 +61,8 @@ from typing import Callable
 
 import numpy as np
 
-from engine.match import (Beaver, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame, OpeningThrow,
-                          Played, Take, Throw)
+from engine.match import (Beaver, DiceCorrected, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame,
+                          OpeningThrow, Played, Take, Throw)
 from engine.position import Position
 from gammoncam.decoding import (Decision, Thresholds, danced_between, decode, expected_classes, free_reading,
                                 log_probs, mover_reached, opponent_played, passes_through, shared_point_play)
@@ -195,6 +195,11 @@ class Tracker:
     # The start of the turn whose illegal play was put right (:meth:`_put_right`): until the
     # opponent acts, the checkers may be rearranged again (a legal play on the way to another).
     put_right_from: Position | None = None
+    # A throw recorded as the roll its play fits though the dice were read likelier another
+    # (:meth:`_resolve_held`), the play clearly illegal for that likelier roll: (the board before
+    # the turn, that roll). The play put right to the likelier roll's tells the dice were misread
+    # and the foul real (:meth:`_put_right`).
+    doubted_roll: tuple | None = None
     last_logp: np.ndarray | None = None
     # Places off the board where finds lie: [field (u, v), first seen, last seen] (:meth:`_on_the_table`).
     off_board: list = field(default_factory=list)
@@ -712,6 +717,8 @@ class Tracker:
         if best != likely:  # no call, but the official is told (vid 5303: a 6-1 read, a 6-2 played)
             self.note("unclear", what="the play fits a roll the dice were read less likely to show",
                       dice=list(likely), probability=round(p, 3), played_as=list(best))
+            if decode(before, likely, mover, logp, self.thresholds).kind == "illegal":
+                self.doubted_roll = (before, likely)
         self._submit_throw(best, held, resolved="the roll that explains the play")
         if self.state.phase == "moving":
             self._end_play(logp)
@@ -1069,16 +1076,31 @@ class Tracker:
         from the board put right. Seen on any settle, the opponent's dice on view or not: a
         player often throws as soon as the checkers are back. A board half put right (checkers
         taken back to the start) waits; a play put right is followed till the opponent acts (a
-        legal play on the way to another)."""
+        legal play on the way to another).
+
+        So too a play recorded for the roll it fits though the dice were read likelier another
+        (:attr:`doubted_roll`), put right to a legal play of that likelier roll: the dice were
+        misread, and the play first made was a foul for the dice thrown. The dice are corrected
+        (the referee calls the foul) and the play put right recorded; since that makes a call,
+        the board must explain the play put right by a call's margin (vid 8402: a 5-2's 12/7 9/6,
+        a 6-2's play, recorded as a 6-2; put right to 12/7 9/7, the record lost the board)."""
         state = self.state
-        if (state.phase != "played" or not (state.pending or self.put_right_from == state.before)
-                or state.before.shared_points()):
+        if state.phase != "played" or state.before.shared_points():
             return
+        dice, needed = state.dice, PUT_RIGHT
+        if not (state.pending or self.put_right_from == state.before):
+            if self.doubted_roll is None or self.doubted_roll[0] != state.before:
+                return
+            dice, needed = self.doubted_roll[1], self.thresholds.call
         mover = COLOUR[state.on_roll]
-        decision = decode(state.before, state.dice, mover, logp, self.thresholds)
-        if decision.kind == "legal" and self._margin(state.position, mover, logp) - decision.margin >= PUT_RIGHT:
+        decision = decode(state.before, dice, mover, logp, self.thresholds)
+        if decision.kind == "legal" and self._margin(state.position, mover, logp) - decision.margin >= needed:
+            if dice != state.dice:
+                self.doubted_roll = None
+                self._submit(DiceCorrected(*dice), player=state.on_roll + 1, dice=list(dice),
+                             recorded=list(state.dice), why="the play was put right to a play of the dice read likelier")
             self.put_right_from = state.before
-            self._play(decision, state.on_roll, state.dice, put_right=state.pending or "rearranged again")
+            self._play(decision, self.state.on_roll, self.state.dice, put_right=self.state.pending or "rearranged again")
 
     def _retry(self, logp: np.ndarray) -> None:
         """Another settled look at the board while a play is unclear."""
@@ -1205,4 +1227,5 @@ class Tracker:
 
 
 _EVENT_TYPE = {"EndUnseen": "game_end_unseen", "NewGame": "game_start", "OpeningThrow": "opening", "Throw": "throw",
-               "Played": "play", "Double": "double", "Take": "take", "Drop": "drop", "Beaver": "beaver"}
+               "DiceCorrected": "dice_corrected", "Played": "play", "Double": "double", "Take": "take", "Drop": "drop",
+               "Beaver": "beaver"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Position
-from engine.match import (CALL_SECTION, CALLS, AcceptResignation, Beaver, Double, Drop, EndUnseen, GameStart,
+from engine.match import (CALL_SECTION, CALLS, AcceptResignation, Beaver, DiceCorrected, Double, Drop, EndUnseen, GameStart,
                           InvalidEventError, MatchState, NewGame, OpeningThrow, Played, Raccoon,
                           Resign, Take, Throw, event_from_json, event_to_json)
 from engine.profiles import InvalidProfileError, profile
@@ -215,6 +215,26 @@ def test_a_throw_found_not_to_count_before_its_play_is_thrown_again():
     assert r.reason == "invalid_throw" and voided.phase == "opening" and voided.on_roll is None
 
 
+def test_dice_corrected_judge_the_play_on_the_board_again():
+    """RULES 7.2: a throw recorded wrong (a die misread), then corrected: the play already on the
+    board is judged against the dice as corrected, a call if illegal for them, awaiting its
+    correction as any illegal play, and no longer pending if legal for them; a throw not yet
+    played takes the dice as corrected."""
+    state, _ = run(at_score((0, 0)), Throw(6, 2))
+    start = state.position
+    foul, (played, corrected) = run(state, Played(start.apply("13/11 11/5")), DiceCorrected(5, 2))
+    assert played.accepted and (corrected.kind, corrected.reason) == ("illegal_play", "no_such_play")
+    assert (foul.dice, foul.pending, foul.before) == ((5, 2), "no_such_play", start)
+    put_right, (r,) = run(foul, Played(start.apply("13/8 13/11")))
+    assert r.accepted and put_right.pending is None
+    cleared, (called, r) = run(state, Played(start.apply("13/8 13/11")), DiceCorrected(5, 2))
+    assert called.reason == "no_such_play" and r.accepted and cleared.pending is None
+    moving, (r,) = run(state, DiceCorrected(5, 2))
+    assert r.accepted and (moving.phase, moving.dice) == ("moving", (5, 2))
+    with pytest.raises(InvalidEventError):
+        run(at_score((0, 0)), Double())[0].apply(DiceCorrected(6, 6))  # no throw in play
+
+
 def test_calls_are_a_closed_documented_set():
     assert set(CALLS.values()) == {"illegal_play", "illegal_double", "reroll", "out_of_turn"}
     for reason in ("crawford_game", "dead_cube", "not_cube_owner", "after_throw",
@@ -224,7 +244,7 @@ def test_calls_are_a_closed_documented_set():
 
 def test_events_round_trip_through_json_and_bad_events_are_refused():
     state = at_score((1, 2))
-    for event in (NewGame(score=(1, 2)), OpeningThrow(6, 1), Throw(5, 5, valid=False),
+    for event in (NewGame(score=(1, 2)), OpeningThrow(6, 1), Throw(5, 5, valid=False), DiceCorrected(5, 2),
                   Played(state.position), Double(), Resign(1, "gammon")):
         assert event_from_json(event_to_json(event)) == event
     with pytest.raises(InvalidEventError):

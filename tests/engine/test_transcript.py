@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import Position
-from engine.match import NewGame, OpeningThrow, Played, Throw
+from engine.match import DiceCorrected, NewGame, OpeningThrow, Played, Throw
 from engine.profiles import profile
 from engine.transcript import (TranscriptError, parse_transcript, session_transcript,
                                write_transcript)
@@ -55,6 +55,19 @@ def test_a_throw_found_not_to_count_is_left_out_of_the_export():
         assert referee.submit(event).accepted == (not isinstance(event, Throw) or event.valid)
     actions = session_transcript(referee.profile, referee.events).games[0].actions
     assert [(a.number, a.side, a.dice) for a in actions] == [(1, 0, (3, 1)), (1, 1, (5, 2))]
+    text = write_transcript(session_transcript(referee.profile, referee.events))
+    assert text.rstrip().endswith("1) 31: 8/5 6/5                 52: 13/11 13/8")
+
+
+def test_dice_corrected_are_exported_with_the_play_that_stands():
+    """A throw recorded 6-2, its dice corrected to 5-2 once the foul on the board was put right
+    (RULES 7.2): the export shows the 5-2 and the play put right."""
+    referee = Referee(profile("tournament", match_length=3))
+    light_opened = Position.start().apply("8/5 6/5")
+    dark = light_opened.swapped()
+    for event in (NewGame(), OpeningThrow(3, 1), Played(light_opened), Throw(6, 2),
+                  Played(dark.apply("13/7 8/6")), DiceCorrected(5, 2), Played(dark.apply("13/8 13/11"))):
+        referee.submit(event)
     text = write_transcript(session_transcript(referee.profile, referee.events))
     assert text.rstrip().endswith("1) 31: 8/5 6/5                 52: 13/11 13/8")
 

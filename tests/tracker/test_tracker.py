@@ -648,6 +648,37 @@ def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_pa
     assert all(e.get("accepted", True) for e in events)
 
 
+def test_a_play_of_another_roll_put_right_to_a_play_of_the_roll_read_is_called(tmp_path):
+    """RULES 7.2: light's 6-1 is held (the 1 half read as a 4), played 13/7 13/9, a 6-4's play,
+    and recorded as a 6-4 with no call (the test above); light then puts it right to 13/7 8/7,
+    a 6-1's play, before dark throws. The dice were misread and the first play was a foul for
+    the 6-1 thrown: the dice are corrected, the foul called, the play put right recorded, and
+    dark's play judged from it (vid 8402: a 5-2's 12/7 9/6 recorded as a 6-2, then put right;
+    the record lost the board). Left as played, the 6-4 stands, nothing called."""
+    look, opening, dark_played = _two_turns(10)
+    played_64, right = dark_played.apply("13/7 13/9"), dark_played.apply("13/7 8/7")
+    dark_next = right.swapped().apply("bar/23 13/8").swapped()
+
+    def unsure(position):
+        obs = look(position, (6, 1))
+        obs.dice[1]["faces"] = honest(np.array([0.90, 0.0, 0.0, 0.07, 0.03, 0.0]))
+        return obs
+
+    turn = [unsure(dark_played), unsure(played_64), look(played_64)]
+    events, referee = _tracked(tmp_path, opening + turn + [look(right), look(right, (5, 2), "left"),
+                                                           look(dark_next)])
+    assert [(e["type"], e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [
+        ("dice_corrected", "no_such_play", 1)]
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play" and e["accepted"]][-3:] == [
+        ([6, 4], "13/9 13/7*"), ([6, 1], "13/7* 8/7"), ([5, 2], "bar/23 13/8")]
+    assert referee.state.position == dark_next.swapped()
+    (tmp_path / "stands").mkdir()
+    dark_next = played_64.swapped().apply("bar/23 13/8").swapped()
+    events, referee = _tracked(tmp_path / "stands", _two_turns(10)[1] + turn + [
+        look(played_64, (5, 2), "left"), look(dark_next)])
+    assert all(e.get("accepted", True) for e in events) and referee.state.position == dark_next.swapped()
+
+
 def test_turns_whose_dice_are_never_read_are_read_off_the_board(tmp_path):
     """RULES 2.1, 3: dice too small to read (vid 7116, a board 165 px wide): the opening and
     each turn after it are read off the board once the dice are gone and the play on view is
