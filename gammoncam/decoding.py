@@ -4,8 +4,8 @@ Every position a legal play of the thrown dice reaches (:meth:`engine.Position.p
 by the observation's log-likelihood, the sum over the 26 locations of log P(the reading that
 position puts there). The best legal position is compared with the best reading with at most
 fifteen checkers of a colour, the rules aside (:func:`free_reading`). The play is legal when the
-margin is small; it is called illegal only when the margin is large *and* every location where
-the two disagree is read with high confidence *and* the reading is a board the thrower could
+margin is small; it is called illegal only when the margin is large *and* the locations read
+with high confidence rule the legal plays out *and* the reading is a board the thrower could
 have left (none of the opponent's checkers gone, the mover's gone forward no further than a throw
 carries them); otherwise the moment is *unclear* (:func:`decode`). A false call costs more than a
 late one.
@@ -37,7 +37,7 @@ class Thresholds:
 
     legal: float = 1.0  # at most this: the likeliest legal play
     call: float = 8.0  # at least this (and confident): an illegal play
-    confident: float = 0.75  # each disagreeing location's reading must have this probability
+    confident: float = 0.75  # a call rests on locations read at least this surely (:func:`_surely_none`)
 
 
 # --- positions and locations ---------------------------------------------------------------
@@ -126,12 +126,25 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
     if margin <= thresholds.legal:
         return Decision("legal", best, margin, len(boards), best)
     reading = reading_position(free, mover, variant)
-    differ = np.nonzero(free != classes[k])[0]
-    confident = bool(np.all(np.exp(logp[differ, free[differ]]) >= thresholds.confident))
     possible = reading is not None and _possible(before, dice, reading)
-    if margin >= thresholds.call and confident and possible:
+    if margin >= thresholds.call and possible and _surely_none(logp, free, classes, k, thresholds):
         return Decision("illegal", reading, margin, len(boards), best)
     return Decision("unclear", best, margin, len(boards), best)
+
+
+def _surely_none(logp: np.ndarray, free: np.ndarray, classes: np.ndarray, k: int, thresholds: Thresholds) -> bool:
+    """Whether the locations read with confidence rule out every legal play (``classes``, the
+    best ``k``) by a call's margin: the best legal play differs from the reading only where it is
+    read with confidence, or those locations alone rule out every legal play, whatever the rest
+    show (vid 8506: a 4-1's bar/21 6/4, a 4-2's play, the two points it changes read at 0.98 and
+    0.99, the bar at 0.63 empty to 0.30 holding the checker 6/5* hits: left unclear, the 6/5*
+    recorded on the benefit of the doubt, and the record off the board for the rest of the game)."""
+    rows = np.arange(len(free))
+    sure = np.exp(logp[rows, free]) >= thresholds.confident
+    if sure[free != classes[k]].all():
+        return True
+    gaps = logp[rows, free][None] - logp[rows[None], classes]
+    return float(gaps[:, sure].sum(axis=1).min()) >= thresholds.call
 
 
 def shared_point_play(before: Position, dice: tuple, mover: str, logp: np.ndarray, decision: Decision,

@@ -379,10 +379,13 @@ class Tracker:
         """Whether the board on view is ``position`` (seen from ``mover``), as surely as a legal play."""
         return self._margin(position, mover, logp) <= self.thresholds.legal
 
+    def _classes(self, position: Position, mover: str) -> np.ndarray:
+        """The reading ``position`` puts on every location, seen by the camera with ``mover`` on roll."""
+        return expected_classes(position.board[None], mover, self.variant)[0]
+
     def _margin(self, position: Position, mover: str, logp: np.ndarray) -> float:
         """How much less likely (nats) ``position`` is than the free reading of the board."""
-        classes = expected_classes(position.board[None], mover, self.variant)[0]
-        return free_reading(logp)[1] - float(logp[np.arange(26), classes].sum())
+        return free_reading(logp)[1] - float(logp[np.arange(26), self._classes(position, mover)].sum())
 
     def _left_start(self) -> bool:
         """Whether the game followed has left its starting position for good (a play after the first)."""
@@ -1037,6 +1040,12 @@ class Tracker:
         elif not self.in_sync:
             self.note("not_in_sync", player=self.state.on_roll + 1, **decision.to_json())
         else:
+            # A call that rests on part of the board (:func:`decoding._surely_none`) records the
+            # rest as read, perhaps wrongly: nothing more is called until a clearly legal play
+            # shows the record and the board agree.
+            mover = COLOUR[self.state.on_roll]
+            differ = np.nonzero(self._classes(decision.position, mover) != self._classes(decision.best_legal, mover))[0]
+            self.in_sync = bool((np.exp(logp[differ].max(axis=1)) >= self.thresholds.confident).all())
             return decision
         self.in_sync = False
         return Decision("unclear", decision.best_legal, decision.margin, decision.candidates, decision.best_legal)

@@ -122,6 +122,12 @@ def test_a_confident_illegal_play_is_called_and_an_ambiguous_one_is_unclear():
         lp[loc, legal[loc]] = np.log(0.3)
     d = decode(before, (3, 1), "light", lp, Thresholds())
     assert d.kind == "unclear"
+    # one of them read surely again: that point alone rules out every play of 3-1, whatever the
+    # point read unsurely shows (vid 8506: a 4-1's bar/21 6/4 left unclear for the bar read 0.63)
+    sure = np.nonzero(classes != legal)[0][0]
+    lp[sure] = _observation_of(wrong, "light", rng, noise=0.01)[sure]
+    d = decode(before, (3, 1), "light", lp, Thresholds())
+    assert d.kind == "illegal" and d.position == wrong
 
 
 def test_a_reading_no_play_can_make_on_a_board_is_a_misread_not_a_foul():
