@@ -559,7 +559,13 @@ class Tracker:
             self._submit(Take(), inferred="the doubler threw" if thrower in (None, self.state.on_roll)
                          else "the game went on")
         if self.state.phase in ("ready", "game_over") and self.variant == "long":
-            if self._at_start(logp) or (self.state.phase == "ready" and self.set_up):
+            if self._first_turn_missed(thrower, logp):
+                # The board set up has surely left the start, though no turn was read off it
+                # clearly (vid 8503, corners a hundredth off: the heads read unsurely): the other
+                # player's first turn went unseen, and the game began with it.
+                self._new_game(first=1 - thrower)
+                self._missed_turn(logp, dice)
+            elif self._at_start(logp) or (self.state.phase == "ready" and self.set_up):
                 self._new_game(first=thrower if thrower is not None else 0)
         if self.state.phase in ("ready", "game_over") and not self._join(logp, thrower, info):
             # No game start was seen, nor a game in progress read surely: the referee has no
@@ -892,6 +898,13 @@ class Tracker:
             self.unseen = read
         elif phase in ("turn", "played"):
             self._danced_unseen(logp)
+
+    def _first_turn_missed(self, thrower: int | None, logp: np.ndarray) -> bool:
+        """Whether a throw in long nardy, before any game is followed on a board seen set up,
+        comes after the other player's first turn, unseen: the thrower is known and the board
+        surely no longer shows the start (RULES 2.2: the first throw starts the game)."""
+        return (self.state.phase == "ready" and self.set_up and thrower is not None
+                and self._margin(Position.start(self.state.variant), "light", logp) >= self.thresholds.call)
 
     def _note_path(self, logp: np.ndarray) -> None:
         """Keep the board on view, read with confidence, while the turn on the board is not
