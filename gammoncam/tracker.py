@@ -901,10 +901,15 @@ class Tracker:
 
     def _first_turn_missed(self, thrower: int | None, logp: np.ndarray) -> bool:
         """Whether a throw in long nardy, before any game is followed on a board seen set up,
-        comes after the other player's first turn, unseen: the thrower is known and the board
-        surely no longer shows the start (RULES 2.2: the first throw starts the game)."""
-        return (self.state.phase == "ready" and self.set_up and thrower is not None
-                and self._margin(Position.start(self.state.variant), "light", logp) >= self.thresholds.call)
+        comes after the other player's first turn, unseen: the thrower is known and a first turn
+        of the other player's explains the board surely better than the start does (RULES 2.2:
+        the first throw starts the game). Not the start read less surely alone: the dice just
+        thrown may hide checkers of it (vid 7603: the first throw taken for the second)."""
+        if self.state.phase != "ready" or not self.set_up or thrower is None:
+            return False
+        start = Position.start(self.state.variant)
+        turn = self._read_off_board([(1 - thrower, start, roll) for roll in ROLLS], logp)
+        return self._margin(start, "light", logp) - turn.decision.margin >= self.thresholds.call
 
     def _note_path(self, logp: np.ndarray) -> None:
         """Keep the board on view, read with confidence, while the turn on the board is not

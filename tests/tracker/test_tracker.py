@@ -1234,6 +1234,25 @@ def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
                                variant="long")
     assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [(1, "24/13"), (2, "24/17")]
     assert not [e for e in events if not e.get("accepted", True)]
+    # the first throw's dice hiding two of light's head (read 13 surely): the start read less
+    # surely is no turn missed, no play explaining the board better (vid 7603)
+    def head_hidden(position, dice, half="right"):
+        obs = _look(position, rng, dice, half)
+        lp = _observation_of(position, "light", rng, noise=0.01)
+        head = location_map("light", "long")[23]
+        lp[head] = np.log(1e-4)
+        lp[head, CLASSES.index(("light", 13))] = np.log(0.99)
+        hidden = Observation.from_locations(np.exp(lp))
+        hidden.dice, hidden.throw_valid = obs.dice, obs.throw_valid
+        return hidden
+
+    (tmp_path / "hidden").mkdir()
+    light_first = start.apply("24/16")
+    events, referee = _tracked(tmp_path / "hidden", [look(start), head_hidden(start, (5, 3)), look(light_first, (5, 3)),
+                                                     look(light_first), look(light_first, (4, 3), "left")],
+                               variant="long")
+    assert [(e["type"], e.get("player"), e.get("dice")) for e in events if e["type"] in ("throw", "play")][:3] == [
+        ("throw", 1, [5, 3]), ("play", 1, [5, 3]), ("throw", 2, [4, 3])]
 
 
 def test_an_unseen_play_two_rolls_make_is_taken_for_the_likelier_roll(tmp_path):
