@@ -703,7 +703,7 @@ class MatchState:
         return self._with(resignation=None), Ruling()
 
     def _on_end_unseen(self, event: EndUnseen):
-        if self.phase not in _IN_GAME:
+        if self.phase not in _IN_GAME + ("opening",):
             return self, Ruling.call("no_game")
         return (self._with(phase="game_over", result=None, resignation=None, pending=None),
                 Ruling(note="game over: its end was not seen; no result recorded"))

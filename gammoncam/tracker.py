@@ -709,6 +709,10 @@ class Tracker:
         state = self.state
         if state.phase == "opening":  # each player's die, light's first; the higher moves first (RULES 2.1)
             first = COLOUR.index(held.thrower) if held.thrower else 0
+            if self._opening_passed(COLOUR[first], logp):
+                self._end_unseen("the first throw seen came turns after the opening: the game is joined at a throw")
+                self.bare_board = free_reading(logp)[0]
+                return
             d1, d2 = self._roll_explaining(state.position, COLOUR[first], held, logp, OPENING_ROLLS, path)
             self._submit(OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1), dice=[d1, d2],
                          player=first + 1, read=list(held.values), resolved="the roll that explains the play")
@@ -732,6 +736,17 @@ class Tracker:
         self._submit_throw(best, held, resolved="the roll that explains the play")
         if self.state.phase == "moving":
             self._end_play(logp)
+
+    def _opening_passed(self, mover: str, logp: np.ndarray) -> bool:
+        """Whether the board, when the first throw seen after the start ends its turn, shows
+        turns gone by: no opening play of ``mover`` comes within a call's margin of it, nor puts
+        their checkers where they lie (:func:`mover_reached`). The record then has no opening to
+        write: the game is joined where it stands (vid 8401, a board 213 px wide whose dice went
+        unread for 111 s: an opening recorded 90 nats from the board, then every play as far)."""
+        start = self.state.position
+        margin = min(decode(start, roll, mover, logp, self.thresholds).margin for roll in OPENING_ROLLS)
+        reading = reading_position(free_reading(logp)[0], mover, self.state.variant)
+        return margin >= self.thresholds.call and reading is not None and not mover_reached(start, reading)
 
     def _missed_turn(self, logp: np.ndarray, thrown: DiceReading | None = None) -> None:
         """The other player threw (``thrown``, when it was their throw that told) or doubled

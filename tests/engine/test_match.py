@@ -305,4 +305,7 @@ def test_a_game_whose_end_was_not_seen_ends_with_no_result():
     assert again.reason == "no_game"
     state, (new,) = run(state, NewGame())
     assert new.accepted and state.game == 2 and state.phase == "opening"
+    # a game seen set up, its opening and the turns after it unseen, ends so too
+    state, (ended,) = run(state, EndUnseen())
+    assert ended.accepted and (state.phase, state.score) == ("game_over", (1, 2))
     assert event_from_json(event_to_json(EndUnseen())) == EndUnseen()

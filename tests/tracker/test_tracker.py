@@ -1255,6 +1255,27 @@ def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
         ("throw", 1, [5, 3]), ("play", 1, [5, 3]), ("throw", 2, [4, 3])]
 
 
+def test_a_first_throw_seen_turns_after_the_opening_joins_the_game_there(tmp_path):
+    """RULES 2.1: the start seen, then no throw read until the game is turns on (vid 8401, a
+    board 213 px wide: 111 s of dice too small to read). No opening play explains the board, so
+    no opening is recorded: the game ends unseen and is joined where it stands at the next
+    throw, and dark's play is followed from there; nothing is called."""
+    rng = np.random.default_rng(41)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    far = start.apply("13/7 8/7").swapped().apply("24/14").swapped().apply("13/8 6/4")
+    far = far.swapped().apply("13/8 13/10").swapped()  # light to roll, four turns on
+    light_played = far.apply("13/4")
+    dark_played = light_played.swapped().apply("13/7 10/8").swapped()
+    events, referee = _tracked(tmp_path, [look(start), look(far, (5, 4)), look(light_played, (5, 4)),
+                                          look(light_played), look(light_played, (6, 2), "left"),
+                                          look(dark_played), look(dark_played, (3, 1))])
+    kinds = [e["type"] for e in events if e["type"] in ("opening", "game_end_unseen", "game_start", "play")]
+    assert kinds == ["game_start", "game_end_unseen", "game_start", "play"]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["13/7 10/8"]
+    assert all(e.get("accepted", True) for e in events)
+
+
 def test_an_unseen_play_two_rolls_make_is_taken_for_the_likelier_roll(tmp_path):
     """8/5 6/5 is a 3-1 or a 1-1 (8/7/6/5 6/5); with nothing seen of the dice the record holds
     3-1, thrown twice as often as 1-1 (vid 7305 recorded 1-1)."""
