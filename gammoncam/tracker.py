@@ -1077,8 +1077,8 @@ class Tracker:
             # A call that rests on part of the board (:func:`decoding._surely_none`) records the
             # rest as read, perhaps wrongly: nothing more is called until a clearly legal play
             # shows the record and the board agree.
-            mover = COLOUR[self.state.on_roll]
-            differ = np.nonzero(self._classes(decision.position, mover) != self._classes(decision.best_legal, mover))[0]
+            differ = np.nonzero(self._classes(decision.position, p.mover)
+                                != self._classes(decision.best_legal, p.mover))[0]
             self.in_sync = bool((np.exp(logp[differ].max(axis=1)) >= self.thresholds.confident).all())
             return decision
         self.in_sync = False

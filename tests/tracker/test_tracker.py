@@ -441,6 +441,32 @@ def test_two_turns_with_a_dance_between_unseen_are_not_a_foul():
     assert tracker._decode(Pending(before, (2, 1), "light", foul), foul).kind == "illegal"
 
 
+def test_a_call_resting_on_part_of_the_board_waits_for_a_clearly_legal_play():
+    """Light's 3-1 played 8/5 6/4 is called on the 4-point read surely though the 5-point it
+    changes is read unsurely (:func:`gammoncam.decoding._surely_none`): the position recorded
+    takes that point as read, perhaps wrongly, so nothing more is called until a clearly legal
+    play shows record and board agree. Called with every point it changes read surely, the
+    record and the board agree."""
+    from engine.match import NewGame
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Pending, Tracker
+
+    rng = np.random.default_rng(6)
+    start, foul = Position.start(), Position.start().apply("8/5 6/4")
+    five = location_map("light", "backgammon")[4]
+    for unsure in (True, False):
+        referee = Referee(profile("tournament", match_length=5))
+        referee.submit(NewGame())
+        tracker = Tracker(referee)
+        logp = _observation_of(foul, "light", rng, noise=0.01)
+        if unsure:
+            logp[five] = np.log(1e-4)
+            logp[five, 1], logp[five, 0] = np.log(0.6), np.log(0.3)  # light 1 (as played), or empty
+        assert tracker._decode(Pending(start, (3, 1), "light", logp), logp).kind == "illegal"
+        assert tracker.in_sync is not unsure
+
+
 def _look(position_from_light, rng, dice=(), half="right", valid=1.0):
     """A settled observation of a board with dice read surely lying in ``half``, the throw
     counting with probability ``valid``."""
