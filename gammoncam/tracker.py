@@ -252,7 +252,7 @@ class Tracker:
             if self.state.phase in ("ready", "game_over") and not long_unopened:
                 self._new_game()
             self.set_up = True
-            cube = read_cube(obs)
+            cube = read_cube(obs, centred=1)  # a game set up: its cube in the middle at 1 (RULES 5.1)
             self.cube_seen = cube if cube != "unsure" else None
             self.dice_seen = None
             return
@@ -261,7 +261,7 @@ class Tracker:
         self._put_right(logp)
         if self._on_a_shared_point(obs):
             return
-        cube = read_cube(obs, seen=self.cube_seen)
+        cube = read_cube(obs, seen=self.cube_seen, centred=self._centred_cube())
         if cube == "unsure":
             cube = None
         if cube is not None and self.cube_seen is not None and cube != self.cube_seen:
@@ -379,6 +379,13 @@ class Tracker:
     def _shows(self, position: Position, mover: str, logp: np.ndarray) -> bool:
         """Whether the board on view is ``position`` (seen from ``mover``), as surely as a legal play."""
         return self._margin(position, mover, logp) <= self.thresholds.legal
+
+    def _centred_cube(self) -> int | None:
+        """The value of the cube the record keeps in the middle, in a game in progress; None when
+        a player owns it or no game is followed (:func:`read_cube`)."""
+        state = self.state
+        in_game = state.phase in ("opening", "turn", "moving", "played")
+        return state.cube if in_game and state.owner is None else None
 
     def _classes(self, position: Position, mover: str) -> np.ndarray:
         """The reading ``position`` puts on every location, seen by the camera with ``mover`` on roll."""
