@@ -305,8 +305,7 @@ Event = (NewGame | OpeningThrow | Throw | DiceCorrected | Played | Double | Take
 
 _EVENT_NAMES = {
     NewGame: "new_game", OpeningThrow: "opening_throw", Throw: "throw", DiceCorrected: "dice_corrected",
-    Played: "play",
-    Double: "double", Take: "take", Drop: "drop", Beaver: "beaver", Raccoon: "raccoon",
+    Played: "play", Double: "double", Take: "take", Drop: "drop", Beaver: "beaver", Raccoon: "raccoon",
     Resign: "resign", AcceptResignation: "accept_resignation",
     RejectResignation: "reject_resignation", EndUnseen: "end_unseen",
 }
