@@ -114,6 +114,7 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
             row["dice_ok"] = got["dice"] == want["dice"] or sorted(got["dice"]) == sorted(want["dice"])
             row["throw_ok"] = row["dice_ok"] and got["throw_valid"] == want["throw_valid"]
             row["has_dice"] = bool(want["dice"])
+            row["die_px"] = smallest_die_px(truth)
             row["dice_read"] = dice_readings(truth, obs, field)
             if not row["dice_ok"]:
                 row["dice_why"] = why_wrong(truth, "die", [d["uv"] for d in obs.dice], field, size)
@@ -137,6 +138,18 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
         cv2.imwrite(str(out / "error_map.png"), draw_error_map(errors / len(rows)))
         np.save(out / "confusion.npy", confusion)
     return report
+
+
+# Throws binned by their smaller die's width in the frame: pips under a few pixels cannot be read,
+# so a user is told how large the dice must appear (a tournament board at 1280x720 shows 20-30 px).
+DIE_SIZES = (("under 14 px", 0, 14), ("14-18 px", 14, 18), ("18 px and more", 18, 10 ** 6))
+
+
+def smallest_die_px(truth: dict) -> float | None:
+    """The longer side, in the frame's pixels, of the smaller die a render shows, or None."""
+    sides = [max(o["box"][2] - o["box"][0], o["box"][3] - o["box"][1]) for o in truth.get("objects", [])
+             if o["class"].startswith("die") and o.get("box")]
+    return round(min(sides), 1) if sides else None
 
 
 def dice_readings(truth: dict, obs, field) -> list:
@@ -217,7 +230,7 @@ def _unread(name: str, truth: dict, rec) -> dict:
            "has_cube": truth["recognized"]["cube"] is not None, "cube_why": "board not found"}
     if rec.extras:
         row.update(dice_ok=False, throw_ok=False, has_dice=bool(truth["recognized"]["dice"]),
-                   dice_why="board not found")
+                   die_px=smallest_die_px(truth), dice_why="board not found")
     return row
 
 
@@ -242,6 +255,10 @@ def summary(rows: list) -> dict:
         out["dice_accuracy"] = round(sum(r["dice_ok"] for r in rows) / n, 6)
         out["dice_accuracy_thrown"] = round(sum(r["dice_ok"] for r in with_dice) / max(1, len(with_dice)), 6)
         out["throw_accuracy"] = round(sum(r["throw_ok"] for r in rows) / n, 6)
+        out["dice_accuracy_by_size"] = {
+            name: f"{sum(r['dice_ok'] for r in bucket)}/{len(bucket)}"
+            for name, low, high in DIE_SIZES
+            for bucket in [[r for r in with_dice if r.get("die_px") is not None and low <= r["die_px"] < high]]}
         out["dice_wrong_why"] = dict(Counter(r["dice_why"] for r in rows if "dice_why" in r).most_common())
         out["dice_reliability"] = reliability(rows)
     with_cube = [r for r in rows if r["has_cube"]]

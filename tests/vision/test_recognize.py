@@ -328,6 +328,11 @@ def test_eval_vision_writes_its_figures_and_pictures(tmp_path):
     assert sum(why.values()) == sum(not r["dice_ok"] for r in rows)
     assert set(why) <= {"out of sight", "not found", "false find", "misread"}
     assert sum(report["all"]["cube_wrong_why"].values()) == sum(not r["cube_ok"] for r in rows)
+    by_size = {name: [int(n) for n in share.split("/")]
+               for name, share in report["all"]["dice_accuracy_by_size"].items()}
+    sized = [r for r in rows if r["has_dice"] and r["die_px"] is not None]
+    assert sum(of for _, of in by_size.values()) == len(sized) and all(r["die_px"] > 3 for r in sized)
+    assert sum(right for right, _ in by_size.values()) == sum(r["dice_ok"] for r in sized)
     reliability = report["all"]["dice_reliability"]
     for kind, table in FACE_CALIBRATION.items():
         assert [b["read"][0] for b in reliability["bins"][kind]] == [lo for lo, _ in table]
