@@ -9,7 +9,9 @@ Examples::
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 from pathlib import Path
 
 from gammoncam.cli import UsageError
@@ -87,8 +89,28 @@ def _video(args) -> int:
                          out, args.seed, variant, size, args.fps)
     if args.selfplay:  # what was played, for bench/watch.py to compare with what is seen
         (out / "source.txt").write_text(turns_transcript(variant, turns))
+    for warning in _unshown_moves(out / "frames.jsonl"):
+        print(f"gammoncam synth: warning: {warning}", file=sys.stderr)
     print(f"{frames} frames -> {out / 'game.mp4'}")
     return 0
+
+
+def _unshown_moves(frames: Path) -> list[str]:
+    """What the video could not show: a move from a point with none of the mover's checkers
+    (an injected foul that empties a point a later play of the transcript moves from). The hand
+    reaches and comes back empty, so the video shows the rest of the play only, and what a
+    watcher makes of it is measured against a play the video does not hold."""
+    out, last = [], None
+    with open(frames) as lines:
+        for line in lines:
+            frame = json.loads(line)
+            event = frame["event"]
+            if event.endswith("(no checker there)") and event != last:
+                what = event.removesuffix(" (no checker there)")
+                out.append(f"{frame['mover']}'s {what} at {frame['time']:.1f} s moved nothing: no checker of "
+                           f"theirs stood there (the video shows the rest of that play)")
+            last = event
+    return out
 
 
 def _put_right(turns: list, original: str, game: int) -> dict:

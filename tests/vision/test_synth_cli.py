@@ -41,7 +41,7 @@ def test_bad_input(tmp_path, capsys):
     assert len(err) == 3 and all(line.startswith("gammoncam synth:") for line in err)
 
 
-def test_video_from_transcript(tmp_path):
+def test_video_from_transcript(tmp_path, capsys):
     source = tmp_path / "m.txt"
     source.write_text(TRANSCRIPT)
     assert main(["synth", "video", "--transcript", str(source), "--seed", "2", "--out", str(tmp_path / "v"),
@@ -55,8 +55,11 @@ def test_video_from_transcript(tmp_path):
         {(1, 5), (1, 2), (2, 2), (2, 6), (1, 3)}
     # Light (player 1, the left column) doubled, dark took: dark owns the cube at 2.
     assert frames[-1]["recognized"]["cube"] == {"value": 2, "location": "dark"}
-    # Dark's 25/22 has no checker on the bar to move: the board stays legal, the frame says why.
+    # Dark's 25/22 has no checker on the bar to move: the board stays legal, the frame says why,
+    # and so does a one-line warning, for whoever injected the play to see the video differs.
     assert any("no checker there" in f["event"] for f in frames)
+    warned = [line for line in capsys.readouterr().err.splitlines() if line.startswith("gammoncam synth:")]
+    assert len(warned) == 1 and warned[0].startswith("gammoncam synth: warning: dark's move 25/22 at ")
     assert frames[-1]["board"]["variant"] == "backgammon" and frames[-1]["recognized"]["bar"]["dark"] == 0
     assert (tmp_path / "v" / "stage.json").exists()
 
