@@ -50,7 +50,7 @@ class FrameSource:
         self.kind = self.kind_of(source)
         self.name = self.describe(source)
         if self.kind == "file" and not os.path.isfile(str(source)):
-            raise SourceError(f"{self.name}: no such file")
+            raise SourceError(f"{self.name}: {'not a file' if os.path.exists(str(source)) else 'no such file'}")
         target = int(source) if self.kind == "camera" else str(source)
         self.capture = cv2.VideoCapture(target)
         if not self.capture.isOpened():

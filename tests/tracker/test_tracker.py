@@ -238,6 +238,11 @@ def test_a_source_that_cannot_be_opened_exits_2(tmp_path, capsys):
                  "--corners-file", str(DATA / "stage.json"), "--log", str(tmp_path / "l.sqlite")])
     assert code == 2
     assert "no such file" in capsys.readouterr().err
+    # a path that is there but not a file (a folder, a device): said so, not "no such file"
+    code = main(["watch", "--video", str(tmp_path), "--truth", str(DATA / "clip_truth.jsonl"),
+                 "--corners-file", str(DATA / "stage.json"), "--log", str(tmp_path / "l2.sqlite")])
+    assert code == 2
+    assert f"{tmp_path}: not a file" in capsys.readouterr().err
 
 
 def test_dice_that_did_not_move_are_the_same_throw_however_read():
