@@ -128,10 +128,13 @@ class Geometry:
                     dx, dy = self.wobble[r, slot, min(k, 15)]
                     out.append(Checker(colour, x + dx, y + sign * (D / 2 + along * D) + dy, layer * h, "point"))
         mid, bar_x = (self.field_top + self.field_bottom) / 2, (self.bar[0] + self.bar[1]) / 2
-        half_fit = max(1, int((self.field_h / 2 - 0.3 * D) / D))
+        # A bar stack starts clear of a cube in the middle of the bar (at most 0.95 D across,
+        # turned a little), as a player lays a checker hit beside it, not under it.
+        first = 1.1 * D
+        half_fit = max(1, int((self.field_h / 2 - first + D / 2) / D))
         for colour, sign in (("light", 1), ("dark", -1)):
             for along, layer in stack_places(phys.bar[colour], half_fit):
-                out.append(Checker(colour, bar_x, mid + sign * (0.8 * D + along * D), layer * h, "bar"))
+                out.append(Checker(colour, bar_x, mid + sign * (first + along * D), layer * h, "bar"))
             out += self._off(colour, phys.off[colour])
         return sorted(out, key=lambda c: c.base)
 
