@@ -42,7 +42,8 @@ def likeliest_classes(logp: np.ndarray, on_board: np.ndarray | None = None) -> n
     """The class of every location (rows of ``logp``, log-probabilities over :data:`CLASSES`)
     that together are likeliest with at most fifteen checkers of a colour (RULES 1), by dynamic
     programming over the two colours' counts; ``on_board``: a log-prior over how many of a
-    colour's checkers are on the board (0..15), added for each colour.
+    colour's checkers are on the board (0..15), added for each colour, or a (16, 16) one over
+    (light, dark) counts together.
 
     >>> lp = np.log(np.full((2, len(CLASSES)), 1e-6)); lp[:, CLASSES.index(("light", 10))] = 0.0
     >>> lp[1, CLASSES.index(("light", 5))] = -1.0
@@ -66,7 +67,7 @@ def likeliest_classes(logp: np.ndarray, on_board: np.ndarray | None = None) -> n
         score = new
         choices.append(choice)
     if on_board is not None:
-        score = score + on_board[:, None] + on_board[None, :]
+        score = score + (on_board if on_board.ndim == 2 else on_board[:, None] + on_board[None, :])
     l, d = np.unravel_index(int(np.argmax(score)), score.shape)
     out = np.zeros(len(logp), np.int64)
     for loc in range(len(logp) - 1, -1, -1):
