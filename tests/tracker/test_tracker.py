@@ -1285,6 +1285,28 @@ def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     assert [(e["type"], e.get("player"), e.get("dice")) for e in events if e["type"] in ("throw", "play")][:3] == [
         ("throw", 1, [5, 3]), ("play", 1, [5, 3]), ("throw", 2, [4, 3])]
 
+    # light's first throw unseen, its play 24/16 read clearly and the start only about 5 nats worse: the
+    # head of fourteen read 0.8 (0.2 fifteen), the checker on 16 read 0.97 (vid 7705, corners a
+    # hundredth off: 5.5 nats, under the 8 a call needs; dark's throw started the game, 0/38 right)
+    def a_checker_left(position, dice=(), half="right"):
+        lp = _observation_of(position, "light", rng, noise=0.01)
+        head, sixteen = location_map("light", "long")[23], location_map("light", "long")[15]
+        lp[head] = np.log(1e-4)
+        lp[head, CLASSES.index(("light", 14))], lp[head, CLASSES.index(("light", 15))] = np.log(0.8), np.log(0.2)
+        lp[sixteen] = np.log(1e-4)
+        lp[sixteen, CLASSES.index(("light", 1))], lp[sixteen, 0] = np.log(0.97), np.log(0.03)
+        obs, shown = Observation.from_locations(np.exp(lp)), _look(position, rng, dice, half)
+        obs.dice, obs.throw_valid = shown.dice, shown.throw_valid
+        return obs
+
+    (tmp_path / "clear").mkdir()
+    light_first = start.apply("24/16")
+    events, referee = _tracked(tmp_path / "clear", [look(start), a_checker_left(light_first),
+                                                    a_checker_left(light_first, (5, 1), "left")], variant="long")
+    assert [(e["type"], e.get("player"), e.get("play")) for e in events if e["type"] in ("throw", "play")][:3] == [
+        ("throw", 1, None), ("play", 1, "24/16"), ("throw", 2, None)]  # 2-2, 5-3 or 6-2: one is taken
+    assert not [e for e in events if not e.get("accepted", True)] and referee.state.on_roll == 1
+
 
 def test_a_first_throw_seen_turns_after_the_opening_joins_the_game_there(tmp_path):
     """RULES 2.1: the start seen, then no throw read until the game is turns on (vid 8401, a
