@@ -8,7 +8,9 @@ margin is small; it is called illegal only when the margin is large *and* the lo
 with high confidence rule the legal plays out *and* the reading is a board the thrower could
 have left (none of the opponent's checkers gone, the mover's gone forward no further than a throw
 carries them); otherwise the moment is *unclear* (:func:`decode`). A false call costs more than a
-late one.
+late one. A play is legal, too, when it explains the board as well as the likeliest reading with
+the checkers counted (:func:`counted_margin`): an opponent's checker hidden from the camera is
+still in play.
 
 Two boards also tell of turns the camera missed: the opponent's legal play (a missed throw, not a
 foul: :func:`opponent_played`), checkers no play of the mover's puts where they lie
@@ -135,11 +137,13 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
 def counted_margin(before: Position, mover: str, logp: np.ndarray, ll_legal: float) -> float:
     """The margin of a play scored ``ll_legal`` against the likeliest reading with the checkers
     a play leaves in play: the opponent's as many as ``before`` (hit ones go to the bar), the
-    mover's as many or up to four fewer (borne off). A checker hidden from the camera (behind
-    the cube in the middle of the bar, vid 8707: a dark checker on the bar read as none at 0.97
-    through five dances) makes the free reading, which may leave it out, beat every play; read
-    with the checkers counted, the play is legal. Only a play's legality is taken from it: what
-    is called illegal is measured, as before, against the free reading.
+    mover's as many or up to four fewer (borne off, by a legal play or not). An opponent's
+    checker hidden from the camera (behind the cube in the middle of the bar, vid 8707: a dark
+    checker on the bar read as none at 0.97 through five of light's plays) makes the free
+    reading, which may leave it out, beat every play; read with the checkers counted, the play
+    is legal. A mover's checker hidden is not told from one taken off the board: that stays
+    unclear. Only a play's legality is taken from it: what is called illegal is measured, as
+    before, against the free reading.
 
     >>> before = Position.start()
     >>> after = before.apply("8/5 6/5")

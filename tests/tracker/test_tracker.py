@@ -106,6 +106,33 @@ def test_decode_picks_the_legal_play_from_a_noisy_observation():
         assert d.kind == "legal" and d.position == after, (dice, play, d)
 
 
+def test_a_movers_checker_missing_is_no_checker_hidden():
+    """RULES 4.1: no checker is borne off while one is on the bar. Light on the bar dances with
+    6-6 (dark holds its 6-point), the checker behind the cube, read on the bar at 0.18 only (vid
+    8707): unclear, not legal, since a checker taken off the board is read the same way; the
+    opponent's count is kept (:func:`gammoncam.decoding.counted_margin`), the mover's may drop
+    by what a play bears off, legal or not. The same dance with a checker surely gone from
+    light's 6-point is a checker borne off from the bar's side: called."""
+    from vision.checkers import CLASSES
+    from vision.orientation import LOCATION_INDEX
+
+    rng = np.random.default_rng(3)
+    board = Position.start().board.copy()
+    board[23], board[24] = 1, 1  # one of light's back checkers hit
+    before = Position.from_board(board)
+    lp = _observation_of(before, "light", rng, noise=0.01)
+    bar = LOCATION_INDEX[("bar", "light")]
+    lp[bar] = np.log(1e-4)
+    lp[bar, 0], lp[bar, CLASSES.index(("light", 1))] = np.log(0.8), np.log(0.18)
+    d = decode(before, (6, 6), "light", lp)
+    assert d.kind == "unclear" and d.position == before
+    six = location_map("light", "backgammon")[5]
+    lp[six] = np.log(1e-4)
+    lp[six, CLASSES.index(("light", 4))] = np.log(0.99)
+    d = decode(before, (6, 6), "light", lp)
+    assert d.kind == "illegal"
+
+
 def test_a_confident_illegal_play_is_called_and_an_ambiguous_one_is_unclear():
     rng = np.random.default_rng(2)
     before = Position.start()
