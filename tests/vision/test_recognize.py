@@ -123,7 +123,8 @@ def test_corners_by_hand_that_read_the_opening_are_not_replaced_by_a_fit_read_in
             "opening": adapt.Calibration(fit, 0.05, True, -1.4, 25)}
     monkeypatch.setattr(corner_finding, "refitted", lambda image, corners: fit)
     for read_as, want in (("in play", opening), ("opening", fits["opening"])):
-        monkeypatch.setattr(adapt, "calibrate", lambda image, corners, *a: opening if corners is clicked else fits[read_as])
+        monkeypatch.setattr(adapt, "calibrate",
+                            lambda image, corners, *a: opening if corners is clicked else fits[read_as])
         assert adapt.calibrate_by_hand(None, clicked, "backgammon", None) is want, read_as
 
 
