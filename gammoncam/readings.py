@@ -198,6 +198,14 @@ def roll_probabilities(faces: tuple) -> dict:
             for d1, d2 in ROLLS}
 
 
+def cube_place(obs: Observation, sure: float = 0.9) -> str | None:
+    """Where the cube lies ("middle", "light", "dark"), read at least ``sure``, however unsure
+    its face; None where there is no cube on view or its place is unsure."""
+    if obs.cube is None or float(np.max(obs.cube["location"])) < sure:
+        return None
+    return CUBE_LOCATIONS[int(np.argmax(obs.cube["location"]))]
+
+
 def read_cube(obs: Observation, sure: float = 0.9, seen: tuple | None = None,
               likely: float = 0.5, centred: int | None = None) -> tuple | None | str:
     """(value, location) of the cube on view, None when there is none, "unsure" otherwise.
@@ -218,10 +226,9 @@ def read_cube(obs: Observation, sure: float = 0.9, seen: tuple | None = None,
     """
     if obs.cube is None:
         return None
-    value, location = obs.cube["value"], obs.cube["location"]
-    if float(np.max(location)) < sure:
+    where, value = cube_place(obs, sure), obs.cube["value"]
+    if where is None:
         return "unsure"
-    where = CUBE_LOCATIONS[int(np.argmax(location))]
     if float(np.max(value)) >= sure:
         return (CUBE_VALUES[int(np.argmax(value))], where)
     if where == "middle" and centred is not None and 2 * centred in CUBE_VALUES:

@@ -67,8 +67,8 @@ from engine.match import (Beaver, DiceCorrected, Double, Drop, EndUnseen, GameSt
 from engine.position import Position
 from gammoncam.decoding import (Decision, Thresholds, danced_between, decode, expected_classes, free_reading,
                                 log_probs, mover_reached, opponent_played, passes_through, shared_point_play)
-from gammoncam.readings import (CHANCE, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading, lone_die,
-                                misread_roll, read_cube, read_dice, roll_probabilities)
+from gammoncam.readings import (CHANCE, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading, cube_place,
+                                lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
 from vision.orientation import pinned_reading, reading_position
 from vision.observation import Observation
@@ -174,6 +174,9 @@ class Tracker:
     # recorded (a double after the throw, RULES 5.2), until a throw is recorded: the cube put
     # back meanwhile is no cube action (:meth:`_offered_with_throw_on_board`).
     offered_with_throw: bool = False
+    # Where the cube lay, read surely (its face however unsure), when last seen with no dice on
+    # the board: a cube turned there is no double after the throw (:meth:`_turned_before_the_throw`).
+    cube_place_without_dice: str | None = None
     # Looks at dice whose faces were too unsure to record a throw from, since the last throw was
     # seen (latest last; looks at dice lying still merged): when a turn turns out missed, they
     # tell which of the rolls that make the play on view was thrown (vid 7119: 4-3, 5-2 and 6-1
@@ -246,6 +249,8 @@ class Tracker:
         obs = self._on_the_table(obs)
         logp = log_probs(obs)
         self.last_logp = logp
+        if cube_place(obs) is not None and read_dice(obs) is None:
+            self.cube_place_without_dice = cube_place(obs)
         if self.unseen is not None and self._at_start(logp):
             self._settle_unseen()  # the board set up again: the turn read off it ended the game
         if self.state.phase in ("turn", "moving", "played") and self._at_start(logp) and self._left_start():
@@ -1223,10 +1228,28 @@ class Tracker:
         self._submit(Double(thrown=True), player=due + 1, value=value)
         return True
 
+    def _turned_before_the_throw(self, old_place: str, place: str) -> bool:
+        """Whether the cube, seen turned to ``place`` before the player on roll, whose throw is
+        recorded or held, lay there already, surely, on a board with no dice on it: the player
+        on roll doubled before the throw, its face unread till now (a side face in view: vid
+        7902 joined at 40%, 2 read 0.40 and 4 0.42 till the dice were thrown, then 2 at 0.62
+        mid-play, called as a double after the throw). The double is missed, not called."""
+        if self.state.phase in ("turn", "moving"):
+            thrower = self.state.on_roll
+        elif self.state.phase == "played" and self.held is not None:
+            thrower = self._due()[0]
+        else:
+            return False
+        return place != old_place and place == self.cube_place_without_dice == COLOUR[1 - thrower]
+
     def _cube(self, old: tuple, new: tuple, logp: np.ndarray, dice_on_view: bool) -> None:
         (v0, loc0), (v1, loc1) = old, new
         self._settle_unseen()  # a cube action comes between turns
         doubled = v1 == 2 * v0 or (v0 == 1 and v1 == 2)
+        if self._turned_before_the_throw(loc0, loc1):
+            self.note("unclear", what="a cube turned before the throw, its face read only after it: not recorded",
+                      value=v1, location=loc1)
+            return
         if self._offered_with_throw_on_board(v1, doubled, loc1, dice_on_view, logp):
             return
         if self.held is not None:  # the cube turned: the held throw's turn is over

@@ -816,6 +816,35 @@ def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
     assert referee.state.cube == 1 and referee.state.phase == "played"
 
 
+def test_a_double_whose_face_is_read_only_after_the_throw_is_not_called(tmp_path):
+    """RULES 5.2: dark turns the cube to 2 before its throw and lays it before light, where its
+    face is read unsurely (a side face in view: 2 at 0.40, 4 at 0.42; vid 7902 joined at 40%);
+    dark throws 6-4 and plays, and only then is the face read 2 surely. The cube lay at light's
+    side, surely, with no dice on the board: the double came before the throw, and nothing is
+    called (it was called as after the throw: a false call). The double goes unrecorded."""
+    from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
+
+    look = _cube_looks(16)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/14").swapped()
+
+    def side_face(obs):  # the cube surely at light's side, its face unsure
+        value = np.zeros(len(CUBE_VALUES))
+        value[[CUBE_VALUES.index(2), CUBE_VALUES.index(4), CUBE_VALUES.index(8)]] = 0.40, 0.42, 0.18
+        obs.cube = {"value": value, "location": np.eye(len(CUBE_LOCATIONS))[CUBE_LOCATIONS.index("light")]}
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        side_face(look(light_opened)), side_face(look(light_opened, (6, 4), "left")),
+        look(dark_played, (6, 4), "left", 2, "light"), look(dark_played, (), "right", 2, "light"),
+        look(dark_played, (5, 2), "right", 2, "light")])
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [(1, "8/5 6/5"), (2, "24/14")]
+    assert referee.state.dice == (5, 2) and referee.state.on_roll == 0
+
+
 @pytest.mark.parametrize("four", [0.85, 0.55], ids=["held", "glimpsed"])
 def test_a_double_with_a_throw_not_yet_recorded_on_the_board_is_called_at_once(tmp_path, four):
     """RULES 5.2: dark's 6-4 lands in dark's half, its 4 read 0.85 (the throw held till its play
