@@ -249,8 +249,9 @@ class Tracker:
         obs = self._on_the_table(obs)
         logp = log_probs(obs)
         self.last_logp = logp
-        if cube_place(obs) is not None and read_dice(obs) is None:
-            self.cube_place_without_dice = cube_place(obs)
+        place = cube_place(obs)
+        if place is not None and read_dice(obs) is None:
+            self.cube_place_without_dice = place
         if self.unseen is not None and self._at_start(logp):
             self._settle_unseen()  # the board set up again: the turn read off it ended the game
         if self.state.phase in ("turn", "moving", "played") and self._at_start(logp) and self._left_start():

@@ -324,11 +324,11 @@ def calibrate_by_hand(image: np.ndarray, corners, variant: str, model: checkers.
     (:func:`vision.corners.refitted`) is kept unless it calibrates worse by
     :data:`~vision.corners.REFIT_SURER` nats; but where one of the two reads the opening and
     the other a game in progress, the opening's is kept. The board is settled when a game
-    calibrates, so no hand over a corner misleads the refiner. Measured on ten rendered games given corners a
-    hundredth of the field's diagonal off (vids 8301-8310): 287 of 308 turns right with the
-    clicks as given (8303 recorded nothing, 8306 lost the board at its 22nd turn, 8308's foul
-    went uncalled), 339 of 339 with the fit (kept only where it read surer, as for a still:
-    318 of 339)."""
+    calibrates, so no hand over a corner misleads the refiner. Measured on ten rendered games
+    given corners a hundredth of the field's diagonal off (vids 8301-8310): 287 of 308 turns
+    right with the clicks as given (8303 recorded nothing, 8306 lost the board at its 22nd turn,
+    8308's foul went uncalled), 339 of 339 with the fit (kept only where it read surer, as for a
+    still: 318 of 339)."""
     from vision.corners import REFIT_SURER, refitted
 
     cal = calibrate(image, corners, variant, model, in_play)
