@@ -182,20 +182,54 @@ def _surely_none(logp: np.ndarray, free: np.ndarray, classes: np.ndarray, k: int
     return float(gaps[:, sure].sum(axis=1).min()) >= thresholds.call
 
 
+def read_either_colour(boards: np.ndarray, mover: str, variant: str, logp: np.ndarray) -> tuple:
+    """For kernel ``boards`` (K, 50) seen from ``mover``: the (K, 26) classes they put on every
+    location, each location's log-likelihood under ``logp``, and where both colours stand. The
+    checker network reads one colour a stack (vid 7904, long nardy: dark's checker on light's six
+    read light 7 at 0.54, dark 7 at 0.15), so a point both colours stand on is scored by the
+    likelier colour at the total count."""
+    boards = np.asarray(boards, np.int64).reshape(-1, 50)
+    classes = expected_classes(boards, mover, variant)
+    opp = "dark" if mover == "light" else "light"
+    has_mover = np.zeros(classes.shape, bool)
+    has_opp = np.zeros(classes.shape, bool)
+    has_mover[:, location_map(mover, variant)] = boards[:, 0:24] > 0
+    has_opp[:, location_map(opp, variant)] = boards[:, 25:49] > 0
+    shared = has_mover & has_opp
+    switch = (DARK_OFFSET - LIGHT_OFFSET) * (1 if mover == "light" else -1)
+    rows = np.arange(logp.shape[0])
+    at = logp[rows, classes]
+    return classes, np.where(shared, np.maximum(at, logp[rows, classes + switch * shared]), at), shared
+
+
+def _likeliest_landing(boards: np.ndarray, mover: str, variant: str, logp: np.ndarray, best_legal: Position,
+                       thresholds: Thresholds) -> int | None:
+    """The index of the likeliest of ``boards`` (each with a point both colours stand on), when
+    it explains the board as well as a legal play would (within ``thresholds.legal`` of the free
+    reading), the stack shows the checker added (its total likelier than what ``best_legal``
+    leaves there), and every other location where it differs from ``best_legal`` is read with
+    confidence: else a checker missed elsewhere could pass for one hidden in the stack. Or None."""
+    classes, either, shared = read_either_colour(boards, mover, variant, logp)
+    k = int(np.argmax(either.sum(axis=1)))
+    if free_reading(logp)[1] - float(either[k].sum()) > thresholds.legal:
+        return None
+    legal = expected_classes(best_legal.board[None], mover, variant)[0]
+    stack = shared[k]
+    if not (either[k][stack] > logp[np.arange(logp.shape[0]), legal][stack]).all():
+        return None
+    differ = ~stack & (classes[k] != legal)
+    if not (np.exp(either[k][differ]) >= thresholds.confident).all():
+        return None
+    return k
+
+
 def shared_point_play(before: Position, dice: tuple, mover: str, logp: np.ndarray, decision: Decision,
                       thresholds: Thresholds = Thresholds()) -> Decision | None:
     """The play of ``dice`` that lands a checker on a point the opponent holds (RULES 3.1, 3.2:
     both colours on one point) as an illegal :class:`Decision`, when it explains the board where
     no legal play does (``decision``, from :func:`decode`, is ``margin`` >= ``thresholds.call``
-    from the board), or None.
-
-    The recognizer reads a stack of both colours as one colour with the total count (vid 7904,
-    long nardy: dark's checker on light's six read as light 7 at 0.54, dark 7 at 0.15), so such
-    a point is scored by the likelier colour at the total count. The play must explain the board
-    as well as a legal play would (within ``thresholds.legal`` of the free reading), every other
-    location where it differs from the best legal play must be read with confidence, and the
-    stack must show the checker added (its total likelier than what the legal play leaves there):
-    else a checker missed elsewhere could pass for one hidden in the stack.
+    from the board), or None. Such a stack is scored by the likelier colour at the total count
+    (:func:`read_either_colour`) and the play taken as :func:`_likeliest_landing` says.
 
     >>> before = Position.start()
     >>> after = before.apply("6/1 13/11")  # 6/1 lands on the opponent's two checkers there
@@ -212,30 +246,111 @@ def shared_point_play(before: Position, dice: tuple, mover: str, logp: np.ndarra
     candidates = _landings(before, dice)
     if not candidates:
         return None
-    variant = before.variant.name
-    opp = "dark" if mover == "light" else "light"
-    boards = np.stack([c.board for c in candidates]).astype(np.int64)
-    classes = expected_classes(boards, mover, variant)
-    has_mover = np.zeros(classes.shape, bool)
-    has_opp = np.zeros(classes.shape, bool)
-    has_mover[:, location_map(mover, variant)] = boards[:, 0:24] > 0
-    has_opp[:, location_map(opp, variant)] = boards[:, 25:49] > 0
-    shared = has_mover & has_opp
-    switch = (DARK_OFFSET - LIGHT_OFFSET) * (1 if mover == "light" else -1)
-    rows = np.arange(logp.shape[0])
-    at = logp[rows, classes]
-    either = np.where(shared, np.maximum(at, logp[rows, classes + switch * shared]), at)
-    k = int(np.argmax(either.sum(axis=1)))
-    if free_reading(logp)[1] - float(either[k].sum()) > thresholds.legal:
-        return None
-    legal = expected_classes(decision.best_legal.board[None], mover, variant)[0]
-    stack = shared[k]
-    if not (either[k][stack] > logp[rows, legal][stack]).all():
-        return None
-    differ = ~stack & (classes[k] != legal)
-    if not (np.exp(at[k][differ]) >= thresholds.confident).all():
+    boards = np.stack([c.board for c in candidates])
+    k = _likeliest_landing(boards, mover, before.variant.name, logp, decision.best_legal, thresholds)
+    if k is None:
         return None
     return Decision("illegal", candidates[k], decision.margin, decision.candidates, decision.best_legal)
+
+
+# The mixed-stack network's probabilities are taken no surer than this far from 0 and 1, so
+# that no call rests on its saying "mixed" alone: a margin of at most 13.8 nats from it.
+MIXED_FLOOR = 1e-6
+# Stacks read mixed less surely than this are not looked at (a cost bound: most boards have none).
+MIXED_LOOKED_AT = 0.5
+
+
+def explained(position: Position, mover: str, logp: np.ndarray, mixed: np.ndarray | None = None) -> float:
+    """How well ``position`` (seen from ``mover``) explains the reading: the log-likelihood of
+    the reading it puts on every location, a point both colours stand on read as either colour
+    (:func:`read_either_colour`), and with a mixed-stack reading (``mixed``,
+    :attr:`~vision.observation.Observation.mixed`), the odds of such a point being read mixed
+    added: a position of one colour everywhere scores as without it, so it compares as before
+    with the free reading and with legal plays.
+
+    >>> before = Position.start()
+    >>> fouled = before.apply("6/1 13/11")  # 6/1 onto dark's two: a stack of three
+    >>> lp = np.log(np.full((26, 31), 1e-4))
+    >>> lp[np.arange(26), expected_classes(fouled.board[None], "light", "backgammon")[0]] = 0.0
+    >>> stack = location_map("light", "backgammon")[0]
+    >>> lp[stack] = np.log(1e-4); lp[stack, DARK_OFFSET + 2] = 0.0  # read as dark 3
+    >>> mixed = np.zeros(26); mixed[stack] = 0.99
+    >>> round(explained(fouled, "light", lp), 2), round(explained(fouled, "light", lp, mixed), 2)
+    (0.0, 4.6)
+    """
+    _, either, shared = read_either_colour(position.board[None], mover, position.variant.name, logp)
+    odds = 0.0
+    if mixed is not None and shared.any():
+        m = np.clip(mixed[shared[0]], MIXED_FLOOR, 1 - MIXED_FLOOR)
+        odds = float(np.log(m / (1 - m)).sum())
+    return float(either.sum()) + odds
+
+
+def blocked_points(before: Position) -> np.ndarray:
+    """The mover's point indices (0..23) the opponent blocks in ``before`` (RULES 3.2)."""
+    variant = before.variant
+    theirs = before.board[25:49][variant.facing]  # the opponent's counts on the mover's points
+    return np.flatnonzero(theirs >= (2 if variant.name == "backgammon" else 1))
+
+
+def mixed_stack_play(before: Position, dice: tuple, mover: str, logp: np.ndarray, mixed: np.ndarray | None,
+                     decision: Decision, thresholds: Thresholds = Thresholds()) -> Decision | None:
+    """The play that left a checker of the mover on a point the opponent blocks (RULES 3.2),
+    seen by the mixed-stack network (``mixed``: every location's probability of a stack of both
+    colours, :attr:`~vision.observation.Observation.mixed`), as an illegal :class:`Decision`; or
+    None.
+
+    A checker laid on the wrong point is most often a die miscounted (vid 8604: a 4-4's 4/1, a
+    3, onto the opponent's anchor), so the dice do not say which play it was. The candidates are
+    the plays of ``dice`` that land on a blocked point (:func:`_landings`), and ``before`` and
+    every legal play of ``dice`` with one of the mover's checkers (from a point, the bar or the
+    borne-off ones) laid on a blocked point, that point a stack read mixed. The likeliest is
+    taken as :func:`_likeliest_landing` says, and called when it beats the best legal play by a
+    call's margin with the mixed reading's odds counted (:func:`explained`).
+
+    >>> before = Position.start()
+    >>> foul = before.apply("13/11 6/5").board.astype(np.int64); foul[4] -= 1; foul[0] += 1  # 6/1: onto dark's two
+    >>> truth = expected_classes(foul[None], "light", "backgammon")[0]
+    >>> lp = np.log(np.full((26, 31), 1e-4)); lp[np.arange(26), truth] = 0.0
+    >>> stack, five = location_map("light", "backgammon")[[0, 4]]
+    >>> lp[stack, DARK_OFFSET + 1], lp[stack, DARK_OFFSET + 2] = np.log(0.4), np.log(0.6)  # dark 2 or 3
+    >>> lp[five, 0], lp[five, LIGHT_OFFSET] = np.log(0.97), np.log(0.03)
+    >>> decision = decode(before, (2, 1), "light", lp)
+    >>> decision.kind, round(decision.margin, 1)  # the board alone: 13/11 6/5 perhaps, unclear
+    ('unclear', 3.5)
+    >>> mixed = np.zeros(26); mixed[stack] = 0.9999
+    >>> found = mixed_stack_play(before, (2, 1), "light", lp, mixed, decision)
+    >>> found.kind, found.position.shared_points(), round(found.margin, 1)
+    ('illegal', [1], 13.6)
+    >>> mixed[stack] = 0.9  # not sure enough to call
+    >>> mixed_stack_play(before, (2, 1), "light", lp, mixed, decision) is None
+    True
+    """
+    if mixed is None or decision.best_legal is None:
+        return None
+    variant = before.variant.name
+    stacks = [j for j in blocked_points(before) if mixed[location_map(mover, variant)[j]] >= MIXED_LOOKED_AT]
+    if not stacks:
+        return None
+    found = [landing.board[None] for landing in _landings(before, dice)
+             if len(landing.shared_points()) == 1 and landing.shared_points()[0] - 1 in stacks]
+    bases = np.vstack([before.board[None], before.play_boards(*dice)]).astype(np.int64)
+    for j in stacks:
+        for source in [s for s in range(25) if s != j] + [25]:  # points, the bar, borne off (25)
+            moved = bases[bases[:, 0:25].sum(axis=1) < 15 if source == 25 else bases[:, source] > 0].copy()
+            if source < 25:
+                moved[:, source] -= 1
+            moved[:, j] += 1
+            found.append(moved)
+    boards = np.vstack(found).astype(np.int64)
+    k = _likeliest_landing(boards, mover, variant, logp, decision.best_legal, thresholds)
+    if k is None:
+        return None
+    played = Position.from_board(boards[k], before.variant)
+    margin = explained(played, mover, logp, mixed) - explained(decision.best_legal, mover, logp)
+    if margin < thresholds.call:
+        return None
+    return Decision("illegal", played, margin, decision.candidates, decision.best_legal)
 
 
 _LANDINGS: dict = {}

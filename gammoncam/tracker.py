@@ -65,8 +65,9 @@ import numpy as np
 from engine.match import (Beaver, DiceCorrected, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame,
                           OpeningThrow, Played, Take, Throw)
 from engine.position import Position
-from gammoncam.decoding import (Decision, Thresholds, danced_between, decode, expected_classes, free_reading,
-                                log_probs, mover_reached, opponent_played, passes_through, shared_point_play)
+from gammoncam.decoding import (Decision, Thresholds, danced_between, decode, expected_classes, explained,
+                                free_reading, log_probs, mixed_stack_play, mover_reached, opponent_played,
+                                passes_through, shared_point_play)
 from gammoncam.readings import (CHANCE, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading, cube_place,
                                 lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
@@ -211,6 +212,9 @@ class Tracker:
     # and the foul real (:meth:`_put_right`).
     doubted_roll: tuple | None = None
     last_logp: np.ndarray | None = None
+    # The latest settled look's mixed-stack reading (Observation.mixed): a checker of the mover
+    # seen on a point the opponent blocks (:func:`~gammoncam.decoding.mixed_stack_play`).
+    last_mixed: np.ndarray | None = None
     # Places off the board where finds lie: [field (u, v), first seen, last seen] (:meth:`_on_the_table`).
     off_board: list = field(default_factory=list)
     # Where the match stood when watching began, for a match joined between games: the first
@@ -248,7 +252,7 @@ class Tracker:
         self.stats["observations"] += 1
         obs = self._on_the_table(obs)
         logp = log_probs(obs)
-        self.last_logp = logp
+        self.last_logp, self.last_mixed = logp, obs.mixed
         place = cube_place(obs)
         if place is not None and read_dice(obs) is None:
             self.cube_place_without_dice = place
@@ -404,8 +408,9 @@ class Tracker:
         return expected_classes(position.board[None], mover, self.variant)[0]
 
     def _margin(self, position: Position, mover: str, logp: np.ndarray) -> float:
-        """How much less likely (nats) ``position`` is than the free reading of the board."""
-        return free_reading(logp)[1] - float(logp[np.arange(26), self._classes(position, mover)].sum())
+        """How much less likely (nats) ``position`` is than the free reading of the board (a
+        point of both colours scored as :func:`explained` does, with the latest mixed reading)."""
+        return free_reading(logp)[1] - explained(position, mover, logp, self.last_mixed)
 
     def _left_start(self) -> bool:
         """Whether the game followed has left its starting position for good (a play after the first)."""
@@ -1071,11 +1076,15 @@ class Tracker:
         self._play(decision, state.on_roll, state.dice, turn_over=False)
 
     def _decode(self, p: Pending, logp: np.ndarray) -> Decision:
-        """:func:`decode`, except that a play with an innocent explanation is unclear, not called:
-        legal for dice the reader nearly saw, the opponent's legal play (a throw the tracker
-        missed, so it waits for the wrong player), or the opponent's checkers moved."""
+        """:func:`decode`, or a checker laid on a point the opponent blocks, seen by the dice
+        (:func:`shared_point_play`) or by a stack read mixed (:func:`mixed_stack_play`), except
+        that a play with an innocent explanation is unclear, not called: legal for dice the
+        reader nearly saw, the opponent's legal play (a throw the tracker missed, so it waits for
+        the wrong player), or the opponent's checkers moved."""
         decision = decode(p.before, p.dice, p.mover, logp, self.thresholds)
-        decision = shared_point_play(p.before, p.dice, p.mover, logp, decision, self.thresholds) or decision
+        decision = (shared_point_play(p.before, p.dice, p.mover, logp, decision, self.thresholds)
+                    or mixed_stack_play(p.before, p.dice, p.mover, logp, self.last_mixed, decision, self.thresholds)
+                    or decision)
         if decision.kind != "illegal":
             return decision
         roll = misread_roll(p.before, decision.position, p.dice, p.faces, read=p.read)

@@ -29,6 +29,9 @@ MAX_COUNT = 15
 CLASSES = [(None, 0)] + [("light", n) for n in range(1, 16)] + [("dark", n) for n in range(1, 16)]
 LOCATIONS = [("top", s) for s in range(12)] + [("bottom", s) for s in range(12)] + [("bar", "light"), ("bar", "dark")]
 MODEL = Path(__file__).resolve().parent.parent / "models" / "checkers.onnx"
+# A second, small network reads from the same crops whether a stack holds both colours (a checker
+# laid on a point the opponent holds, RULES 3.1): 2 outputs, single-coloured or mixed.
+MIXED_MODEL = MODEL.with_name("mixed.onnx")
 
 
 def class_of(colour: str | None, count: int) -> int:
@@ -75,6 +78,13 @@ def labels(recognized: dict) -> np.ndarray:
     return np.array(out, np.int64)
 
 
+def mixed_labels(truth: dict) -> np.ndarray:
+    """1 for each location of :data:`LOCATIONS` that a truth's ``mixed`` lists (checkers of
+    both colours on one point), else 0."""
+    mixed = {tuple(where) for where in truth.get("mixed", [])}
+    return np.array([int(where in mixed) for where in LOCATIONS], np.int64)
+
+
 def to_input(batch: np.ndarray) -> np.ndarray:
     """uint8 (N, h, w, 3) BGR crops to the network's float32 (N, 3, h, w) input in [0, 1]."""
     return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
@@ -87,9 +97,10 @@ def softmax(z: np.ndarray) -> np.ndarray:
 
 
 class CheckerModel:
-    """The ONNX checker network run with onnxruntime (one thread per core)."""
+    """The ONNX checker network run with onnxruntime (one thread per core); with ``outputs=2``,
+    the mixed-stack network (:data:`MIXED_MODEL`)."""
 
-    def __init__(self, path: Path | str = MODEL, mirror: bool = True):
+    def __init__(self, path: Path | str = MODEL, mirror: bool = True, outputs: int = len(CLASSES)):
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
@@ -100,14 +111,14 @@ class CheckerModel:
         except Exception as exc:  # onnxruntime raises its own types for a file it cannot load
             raise ValueError(f"{path} is not an ONNX model onnxruntime can load ({str(exc).splitlines()[0]})") from None
         given, made = self.session.get_inputs()[0], self.session.get_outputs()[0]
-        if list(given.shape[1:]) != [3, CROP[1], CROP[0]] or made.shape[-1] != len(CLASSES):
-            raise ValueError(f"{path} is not a checker network: it takes {given.shape[1:]} and gives "
-                             f"{made.shape[-1]} readings, not [3, {CROP[1]}, {CROP[0]}] and {len(CLASSES)}")
+        if list(given.shape[1:]) != [3, CROP[1], CROP[0]] or made.shape[-1] != outputs:
+            raise ValueError(f"{path} is not the network asked for: it takes {given.shape[1:]} and gives "
+                             f"{made.shape[-1]} readings, not [3, {CROP[1]}, {CROP[0]}] and {outputs}")
         self.input = given.name
         self.mirror = mirror
 
     def __call__(self, batch: np.ndarray) -> np.ndarray:
-        """(N, 31) probabilities for uint8 crops; with ``mirror``, averaged with the mirrored crops'."""
+        """(N, outputs) probabilities for uint8 crops; with ``mirror``, averaged with the mirrored crops'."""
         x = to_input(batch)
         if self.mirror:
             x = np.concatenate([x, x[..., ::-1]])

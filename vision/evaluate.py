@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.checkers import CLASSES, LOCATIONS, class_of
+from vision.checkers import CLASSES, LOCATIONS, class_of, mixed_labels
 from vision.rectify import Field
 
 
@@ -122,6 +122,10 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
         if not row["cube_ok"]:
             row["cube_why"] = why_wrong(truth, "cube", [] if obs.cube is None else [obs.cube["uv"]], field, size)
         row["has_cube"] = want["cube"] is not None
+        if obs.mixed is not None:
+            mixed = mixed_labels(truth).astype(bool)
+            row["mixed"] = {"stacks": [round(float(p), 6) for p in obs.mixed[mixed]],
+                            "others": [round(float(p), 6) for p in obs.mixed[~mixed] if p >= 0.01]}
         rows.append(row)
     report = {"directory": str(directory), "condition": condition, "corner_noise": corner_noise,
               "corners_refitted": sum(r.get("refitted", False) for r in rows),
@@ -261,11 +265,27 @@ def summary(rows: list) -> dict:
             for bucket in [[r for r in with_dice if r.get("die_px") is not None and low <= r["die_px"] < high]]}
         out["dice_wrong_why"] = dict(Counter(r["dice_why"] for r in rows if "dice_why" in r).most_common())
         out["dice_reliability"] = reliability(rows)
+    if "mixed" in rows[0]:
+        out["mixed_stacks"] = mixed_summary(rows)
     with_cube = [r for r in rows if r["has_cube"]]
     out["cube_accuracy"] = round(sum(r["cube_ok"] for r in rows) / n, 6)
     out["cube_accuracy_present"] = round(sum(r["cube_ok"] for r in with_cube) / max(1, len(with_cube)), 6)
     out["cube_wrong_why"] = dict(Counter(r["cube_why"] for r in rows if "cube_why" in r).most_common())
     return out
+
+
+MIXED_LEVELS = (0.5, 0.99, 0.9999)
+
+
+def mixed_summary(rows: list) -> dict:
+    """How the mixed-stack network did: the stacks of both colours read mixed, and the other
+    locations (one colour or empty) read mixed, at each probability of :data:`MIXED_LEVELS`."""
+    stacks = [p for r in rows for p in r["mixed"]["stacks"]]
+    others = [p for r in rows for p in r["mixed"]["others"]]
+    locations = len(rows) * len(LOCATIONS) - len(stacks)
+    return {"stacks": len(stacks), "locations_of_one_colour": locations,
+            **{f"found_at_{level}": sum(p >= level for p in stacks) for level in MIXED_LEVELS},
+            **{f"false_at_{level}": sum(p >= level for p in others) for level in MIXED_LEVELS}}
 
 
 def draw_confusion(confusion: np.ndarray, cell: int = 22) -> np.ndarray:

@@ -118,6 +118,8 @@ class Observation:
     dice: list = field(default_factory=list)  # per die: {"faces": (6,) probs, "read": (6,) the reader's own, "flat": p, ...}
     throw_valid: float = 0.0  # probability that the throw counts (RULES 2.3)
     cube: dict | None = None  # {"value": (7,) probs over CUBE_VALUES, "location": (3,) probs}
+    # (26,) in LOCATIONS order: the probability that the stack holds both colours (None: not read)
+    mixed: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -192,6 +194,7 @@ class Observation:
                          for d in self.dice],
                 "throw_valid": round(float(self.throw_valid), 6),
                 "cube": None if self.cube is None else {k: np.round(v, 6).tolist() for k, v in self.cube.items()},
+                "mixed": None if self.mixed is None else np.round(self.mixed, 6).tolist(),
             }
         out.update(self.extra)
         return out

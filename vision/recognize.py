@@ -9,7 +9,9 @@
    the network cannot tell apart, each stack's colour from the colours the opening taught
    (:class:`vision.adapt.CheckerColours`) or, on a frame alone, from the frame's own two
    colours (:func:`vision.adapt.untold_colours`).
-4. Dice and cube (:mod:`vision.dice`, :mod:`vision.cube`) when their models are installed.
+4. Whether a stack holds both colours (a checker laid on a point the opponent holds), from the
+   same crops, when the mixed-stack network is installed (``obs.mixed``).
+5. Dice and cube (:mod:`vision.dice`, :mod:`vision.cube`) when their models are installed.
 
 >>> rec = Recognizer()  # doctest: +SKIP
 >>> rec(image, corners).best()["top"]  # doctest: +SKIP
@@ -33,6 +35,8 @@ class Recognizer:
 
     def __init__(self, checker_model: str | None = None):
         self.checker_model = checkers.CheckerModel(checker_model or checkers.MODEL)
+        self.mixed_model = (checkers.CheckerModel(checkers.MIXED_MODEL, outputs=2)
+                            if checkers.MIXED_MODEL.exists() else None)
         self.extras = []
         try:
             from vision import dice
@@ -60,15 +64,17 @@ class Recognizer:
         and the reading it gives is the less sure."""
         t0 = time.perf_counter()
         corners = np.asarray(corners, np.float64).reshape(4, 2)
-        field, probs = self._checkers(image, corners, bar, colours, frame_colours)
+        field, probs, crops = self._checkers(image, corners, bar, colours, frame_colours)
         kept_refit = False
         if refit:
             moved = refitted(image, corners)
             if moved is not None:
-                other, other_probs = self._checkers(image, moved, bar, colours, frame_colours)
+                other, other_probs, other_crops = self._checkers(image, moved, bar, colours, frame_colours)
                 if surety(other_probs) > surety(probs) + REFIT_SURER:
-                    corners, field, probs, kept_refit = moved, other, other_probs, True
+                    corners, field, probs, crops, kept_refit = moved, other, other_probs, other_crops, True
         obs = Observation.from_locations(probs)
+        if self.mixed_model is not None:
+            obs.mixed = self.mixed_model(crops)[:, 1]
         for stage in self.extras:
             stage(image, field, obs, mover)
         obs.extra["ms"] = round((time.perf_counter() - t0) * 1000, 2)
@@ -78,8 +84,8 @@ class Recognizer:
         return obs
 
     def _checkers(self, image: np.ndarray, corners: np.ndarray, bar: float | None, colours,
-                  frame_colours: bool) -> tuple[Field, np.ndarray]:
-        """The field and the (26, 31) location probabilities read with ``corners``."""
+                  frame_colours: bool) -> tuple[Field, np.ndarray, np.ndarray]:
+        """The field, the (26, 31) location probabilities read with ``corners`` and the crops."""
         field = Field(corners, estimate_bar(image, corners) if bar is None else bar)
         crops = checkers.crops(image, field)
         probs = self.checker_model(crops)
@@ -87,7 +93,7 @@ class Recognizer:
             colours = untold_colours(probs, crops)
         if colours is not None:
             probs = colours.apply(probs, crops)
-        return field, probs
+        return field, probs, crops
 
 
 def surety(probs: np.ndarray) -> float:

@@ -35,22 +35,24 @@ def _cut(job):
     image = cv2.imread(str(directory / "images" / f"{name}.jpg"))
     field = Field(np.array(truth["field"]), estimate_bar(image, np.array(truth["field"])))
     rng = np.random.default_rng([seed, index])
-    return checkers.crops(image, field, jitter=rng), checkers.labels(truth["recognized"])
+    return checkers.crops(image, field, jitter=rng), checkers.labels(truth["recognized"]), checkers.mixed_labels(truth)
 
 
 def checker_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0) -> Path:
-    """The crops and labels of a synth directory, cut once into ``checker_crops.npz`` (its path)."""
+    """The crops, labels and mixed-stack flags of a synth directory, cut once into
+    ``checker_crops.npz`` (its path)."""
     cache = directory / "checker_crops.npz"
     if cache.exists():
         return cache
     n = len(list((directory / "truth").glob("*.json")))
     jobs = [(directory, i, jitter_seed) for i in range(n)]
-    xs, ys = [], []
+    xs, ys, ms = [], [], []
     with worker_pool(workers, cv2.setNumThreads, (1,)) as pool:
-        for x, y in tqdm(pool.map(_cut, jobs, chunksize=8), total=n, desc="cutting crops", unit="img"):
+        for x, y, m in tqdm(pool.map(_cut, jobs, chunksize=8), total=n, desc="cutting crops", unit="img"):
             xs.append(x)
             ys.append(y)
-    np.savez(cache, x=np.concatenate(xs), y=np.concatenate(ys))
+            ms.append(m)
+    np.savez(cache, x=np.concatenate(xs), y=np.concatenate(ys), m=np.concatenate(ms))
     return cache
 
 
@@ -94,9 +96,10 @@ def _augment(xb, rng):
     return x
 
 
-def _checker_crops(directories: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The crops and labels of all ``directories`` in one array each (filled in place: a copy
-    of many sets would not fit in memory), and which image each crop comes from."""
+def _checker_crops(directories: list[Path], task: str = "stacks") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The crops and labels (``task``: "stacks", the 31 readings; "mixed", the mixed-stack flags)
+    of all ``directories`` in one array each (filled in place: a copy of many sets would not fit
+    in memory), and which image each crop comes from."""
     sizes = []
     for d in directories:
         with np.load(checker_dataset(d)) as data:
@@ -106,15 +109,31 @@ def _checker_crops(directories: list[Path]) -> tuple[np.ndarray, np.ndarray, np.
     at = 0
     for d, n in zip(directories, sizes):
         with np.load(checker_dataset(d)) as data:
-            x[at:at + n], y[at:at + n] = data["x"], data["y"]
+            x[at:at + n] = data["x"]
+            # Caches cut before the flags were kept come from renders without fouls: none mixed.
+            y[at:at + n] = data["y"] if task == "stacks" else data["m"] if "m" in data else 0
         at += n
     return x, y, np.arange(len(y)) // len(checkers.LOCATIONS)
 
 
+TASKS = {
+    # task: (outputs, label smoothing, how much likelier a crop of each kind is drawn than an empty
+    # stack, resp. a stack of one colour)
+    "stacks": (len(checkers.CLASSES), 0.02, 2.0),  # non-empty stacks, the minority and the hard part
+    # Mixed stacks drawn about as often as the rest (a board rendered with ``--fouls 0.5`` has
+    # half a mixed stack among its 26 locations), so the network's odds are the likelihood ratio
+    # the tracker weighs (:func:`gammoncam.decoding.mixed_stack_play`), not skewed by a prior.
+    "mixed": (2, 0.0, 40.0),
+}
+
+
 def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: int = 128, lr: float = 3e-3,
                    val_fraction: float = 0.03, threads: int = 2, seed: int = 0, samples: int = 25600,
-                   init: Path | None = None, size: str = "wide") -> dict:
-    """Train (or resume) the checker network on the synth ``directories``; export ONNX to ``out``.
+                   init: Path | None = None, size: str = "wide", task: str = "stacks") -> dict:
+    """Train (or resume) a network on the location crops of the synth ``directories``; export
+    ONNX to ``out``. ``task`` (:data:`TASKS`): "stacks", the checker network (colour and count);
+    "mixed", the mixed-stack network (checkers of both colours on one point, renders made with
+    ``synth images --fouls``).
 
     ``init`` starts from an earlier run's checkpoint (fine-tuning, e.g. with a lower ``lr``);
     ``size`` names the network (:data:`CHECKER_NETS`)."""
@@ -123,19 +142,22 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    x, y, image = _checker_crops(directories)
+    outputs, smoothing, drawn = TASKS[task]
+    x, y, image = _checker_crops(directories, task)
+    if task == "mixed" and not y.any():
+        raise ResumeError("no mixed stack in these renders: make them with `gammoncam synth images --fouls 0.5`")
     rng = np.random.default_rng(seed)
     val = (rng.random(image[-1] + 1) < val_fraction)[image]  # whole images held out, not single crops
     train_at, val_at = np.flatnonzero(~val), np.flatnonzero(val)
-    # Non-empty stacks are the minority and the hard part: draw them twice as often.
-    weights = np.where(y[train_at] == 0, 1.0, 2.0)
+    weights = np.where(y[train_at] == 0, 1.0, drawn)
     weights /= weights.sum()
     steps = min(len(train_at), samples) // batch  # an 'epoch' is ``samples`` crops drawn by weight
-    net = checker_net(size)
+    net = checker_net(size, outputs)
     if init is not None:  # fine-tune from weights this project trained before (a .ckpt)
         state = torch.load(init, weights_only=False)
-        if state.get("size", "small") != size:
-            raise ResumeError(f"{init} holds a {state.get('size', 'small')} network, not a {size} one")
+        if (state.get("size", "small"), state.get("task", "stacks")) != (size, task):
+            raise ResumeError(f"{init} holds a {state.get('size', 'small')} {state.get('task', 'stacks')} network, "
+                              f"not a {size} {task} one")
         net.load_state_dict(state["net"])
         print(f"starting from the weights in {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -145,9 +167,9 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
     start, history = 0, []
     if ckpt.exists():
         state = torch.load(ckpt, weights_only=False)
-        if state.get("size", "small") != size:
-            raise ResumeError(f"{ckpt} holds a {state.get('size', 'small')} network: resume it with --net "
-                              f"{state.get('size', 'small')}")
+        if (state.get("size", "small"), state.get("task", "stacks")) != (size, task):
+            raise ResumeError(f"{ckpt} holds a {state.get('size', 'small')} {state.get('task', 'stacks')} network: "
+                              f"resume it with --net {state.get('size', 'small')}")
         net.load_state_dict(state["net"])
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])
@@ -163,7 +185,7 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
         for k in bar:
             idx = np.sort(order[k * batch:(k + 1) * batch])
             xb = _augment(x[idx], erng)
-            loss = F.cross_entropy(net(xb), torch.from_numpy(y[idx]), label_smoothing=0.02)
+            loss = F.cross_entropy(net(xb), torch.from_numpy(y[idx]), label_smoothing=smoothing)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -171,25 +193,30 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
             total += float(loss)
             if k % 20 == 0:
                 bar.set_postfix(loss=f"{total / (k + 1):.4f}")
-        acc = evaluate_net(net, x[val_at], y[val_at])
-        history.append({"epoch": epoch + 1, "loss": total / steps, "val_accuracy": acc, "seconds": time.time() - t0})
-        print(f"epoch {epoch + 1}: loss {total / steps:.4f}, held-out crop accuracy {acc:.5f}")
+        right = predict(net, x[val_at]) == y[val_at]
+        acc = float(right.mean())
+        record = {"epoch": epoch + 1, "loss": total / steps, "val_accuracy": acc, "seconds": time.time() - t0}
+        if task == "mixed":  # the rare class apart: mixed stacks found, and single-colour ones taken for mixed
+            mixed = y[val_at] == 1
+            record.update(val_mixed_found=f"{int(right[mixed].sum())}/{int(mixed.sum())}",
+                          val_false_mixed=f"{int((~right[~mixed]).sum())}/{int((~mixed).sum())}")
+        history.append(record)
+        print(f"epoch {epoch + 1}: loss {total / steps:.4f}, held-out crop accuracy {acc:.5f}",
+              *(f"{k} {v}" for k, v in record.items() if k.startswith("val_mixed") or k.startswith("val_false")))
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                    "epoch": epoch + 1, "history": history, "size": size}, ckpt)
+                    "epoch": epoch + 1, "history": history, "size": size, "task": task}, ckpt)
     export_onnx(net, out)
     return {"train_crops": int(len(train_at)), "val_crops": int(len(val_at)), "history": history}
 
 
-def evaluate_net(net, x: np.ndarray, y: np.ndarray) -> float:
+def predict(net, x: np.ndarray) -> np.ndarray:
+    """The network's likeliest class of every crop of ``x``."""
     import torch
 
     net.eval()
-    right = 0
     with torch.no_grad():
-        for k in range(0, len(x), 512):
-            p = net(torch.from_numpy(checkers.to_input(x[k:k + 512]))).argmax(1).numpy()
-            right += int((p == y[k:k + 512]).sum())
-    return right / max(1, len(x))
+        return np.concatenate([net(torch.from_numpy(checkers.to_input(x[k:k + 512]))).argmax(1).numpy()
+                               for k in range(0, len(x), 512)] or [np.zeros(0, np.int64)])
 
 
 def export_onnx(net, out: Path) -> None:
@@ -528,8 +555,9 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
             if k % 10 == 0:
                 bar.set_postfix(finder=f"{lf / max(1, min(k + 1, steps_f)):.3f}",
                                 reader=f"{lr_ / max(1, min(k + 1, steps_r)):.3f}")
+        val_accuracy = float((predict(reader, val_x) == val_y).mean()) if len(val_y) else 0.0
         run.end_epoch({"epoch": epoch + 1, "finder_loss": lf / max(1, steps_f), "reader_loss": lr_ / max(1, steps_r),
-                       "reader_val_accuracy": evaluate_net(reader, val_x, val_y), "seconds": time.time() - t0})
+                       "reader_val_accuracy": val_accuracy, "seconds": time.time() - t0})
     for net, path, name, shape in ((finder, finder_path, "view", (1, 3, dice.VIEW_SIZE, dice.VIEW_SIZE)),
                                    (reader, reader_path, "crops", (1, 3, dice.CROP, dice.CROP))):
         net.eval()

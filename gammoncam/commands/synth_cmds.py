@@ -49,7 +49,10 @@ def _images(args) -> int:
         raise UsageError("--n must be at least 1")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    write_images(_out_dir(args.out), args.n, args.seed, VARIANTS[args.variant], _size(args.size), args.workers)
+    if not 0.0 <= args.fouls <= 1.0:
+        raise UsageError("--fouls must be a share between 0 and 1")
+    write_images(_out_dir(args.out), args.n, args.seed, VARIANTS[args.variant], _size(args.size), args.workers,
+                 fouls=args.fouls)
     return 0
 
 
@@ -177,6 +180,8 @@ def register(subparsers) -> None:
     images.add_argument("--variant", choices=sorted(VARIANTS), default="both")
     images.add_argument("--size", help="WIDTHxHEIGHT for every image (default: random 640x360..1920x1080)")
     images.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    images.add_argument("--fouls", type=float, default=0.0, metavar="SHARE",
+                        help="share of boards with a checker laid on the other side's stack (default 0)")
     images.set_defaults(func=_images)
 
     video = sub.add_parser("video", help="a game from a transcript, or played by the engine, as mp4 + "

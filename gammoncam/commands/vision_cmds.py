@@ -5,6 +5,7 @@ Examples::
     gammoncam recognize frame.jpg --corners 102,80,1180,75,1190,640,95,650 --json
     gammoncam eval-vision runs/test --out runs/test_eval
     gammoncam train-vision checkers runs/train --epochs 12 --out models/checkers.onnx
+    gammoncam train-vision mixed runs/fouls --net small --epochs 8 --out models/mixed.onnx
     gammoncam train-vision corners runs/train --epochs 12 --out models/corners.onnx
 """
 
@@ -168,8 +169,8 @@ def _run_training(args) -> int:
         raise UsageError(f"--only {args.only} needs --init: the other network is kept as that checkpoint holds it")
     if args.init:
         init = Path(args.init)
-        if args.stage == "checkers" and init.suffix == ".onnx":
-            raise UsageError("--init for checkers takes a checkpoint (.ckpt), not an ONNX export")
+        if args.stage in ("checkers", "mixed") and init.suffix == ".onnx":
+            raise UsageError(f"--init for {args.stage} takes a checkpoint (.ckpt), not an ONNX export")
         exports = [init.parent / f"{init.stem}_{n}.onnx" for n in networks] if init.suffix == ".onnx" else [init]
         if not any(e.exists() for e in exports):
             raise UsageError(f"--init {args.init}: no {' nor '.join(map(str, exports))}")
@@ -179,10 +180,10 @@ def _run_training(args) -> int:
         result = train_corners(dirs, Path(args.out or "models/corners.onnx"), epochs=args.epochs, lr=args.lr,
                                threads=args.threads, init=Path(args.init) if args.init else None,
                                only=args.only)
-    elif args.stage == "checkers":
-        result = train_checkers(dirs, Path(args.out or "models/checkers.onnx"), epochs=args.epochs, lr=args.lr,
+    elif args.stage in ("checkers", "mixed"):
+        result = train_checkers(dirs, Path(args.out or f"models/{args.stage}.onnx"), epochs=args.epochs, lr=args.lr,
                                 samples=args.samples, init=Path(args.init) if args.init else None,
-                                size=args.net)
+                                size=args.net, task="stacks" if args.stage == "checkers" else "mixed")
     else:
         from vision.train import train_dice
 
@@ -227,15 +228,16 @@ def register(subparsers) -> None:
     p.set_defaults(func=_eval)
 
     p = subparsers.add_parser("train-vision", help="train a recognizer network on rendered data (needs torch)")
-    p.add_argument("stage", choices=("checkers", "dice", "corners"))
+    p.add_argument("stage", choices=("checkers", "mixed", "dice", "corners"),
+                   help="mixed: the mixed-stack network, on renders made with `synth images --fouls`")
     p.add_argument("dirs", nargs="+")
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
-    p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers)")
+    p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers, mixed)")
     p.add_argument("--init", help="start from this checkpoint's weights (dice, corners: or from ONNX exports, "
                         "e.g. models/dice.onnx for models/dice_finder.onnx and models/dice_reader.onnx)")
     p.add_argument("--net", choices=("small", "wide"), default="wide",
-                   help="the checker network's size (vision.train.CHECKER_NETS)")
+                   help="the checker or mixed-stack network's size (vision.train.CHECKER_NETS)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")
     p.add_argument("--only", choices=("finder", "reader", "refiner"),
                    help="dice (finder, reader), corners (finder, refiner): train this network alone, the "

@@ -1532,7 +1532,7 @@ def test_a_checker_model_that_is_not_one_exits_2_with_one_line(tmp_path, capsys)
     code = main(["watch", "--video", str(CLIP), "--corners-file", str(DATA / "stage.json"), "--checker-model",
                  str(wrong), "--log", str(tmp_path / "log.sqlite")])
     err = capsys.readouterr().err.strip().splitlines()
-    assert code == 2 and len(err) == 1 and "is not a checker network" in err[0]
+    assert code == 2 and len(err) == 1 and "is not the network asked for" in err[0]
 
 
 def test_dice_in_the_other_players_half_with_nobody_played_are_a_reroll(tmp_path):
@@ -2278,3 +2278,77 @@ def test_a_called_double_whose_cube_is_put_back_is_withdrawn_on_the_page_and_the
     assert box.cleared == [11] and not book.calls[0]["pending"]
     book.hear({"type": "double", "accepted": True, "value": 2, "player": 1})
     assert book.hear({"type": "cube_moved", "value": 1, "location": "middle"}) is None
+
+
+@pytest.mark.parametrize("mixed", [None, 0.2, 0.9999])
+def test_a_checker_miscounted_onto_a_point_the_opponent_holds_is_called_when_the_stack_reads_mixed(tmp_path, mixed):
+    """RULES 3.2: light, bearing off, plays a 4-4 as 6/2 6/2 4/off 4/1, the 4/1 a 3 onto dark's
+    anchor of two. The stack of three is read dark 3 at 0.62 or dark 2 at 0.30 (as in vid 8604),
+    so the legal 6/2(2) 4/off(2) explains the board nearly as well: with no mixed-stack reading,
+    or one saying the stack is of one colour, that legal play is recorded and nothing called;
+    read surely as a stack of both colours, the foul is called at its turn."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(31)
+    light = [0, 2, 3, 2, 0, 4] + [0] * 18  # 11 home, 4 borne off
+    dark = [0] * 5 + [5, 0, 3, 0, 0, 0, 0, 5] + [0] * 10 + [2]  # its anchor on its 24: light's 1
+    before = Position(light, dark)
+    fouled = Position([1, 4, 3, 0, 0, 2] + [0] * 18, dark)
+    stack = location_map("light", "backgammon")[0]
+
+    def look(position, dice=(), half="right"):
+        obs = _look(position, rng, dice, half)
+        if position == fouled:
+            p = np.full(31, 1e-4)
+            p[18], p[17] = 0.62, 0.30  # dark 3, dark 2
+            obs.points["bottom"][11] = p / p.sum()
+        if mixed is not None:
+            obs.mixed = np.zeros(26)
+            obs.mixed[stack] = mixed if position == fouled else 0.01
+        return obs
+
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(before.swapped()))  # condoned: the test needs light bearing off
+    looks = [look(before), look(before, (4, 4)), look(fouled, (4, 4)), look(fouled), look(fouled, (5, 3), "left")]
+    events, referee = _after_setup(tmp_path, setup, looks)
+    calls = [(e["type"], e["player"], e["dice"], e["reason"]) for e in events if not e.get("accepted", True)]
+    if mixed == 0.9999:
+        assert calls == [("play", 1, [4, 4], "shared_point")]
+        assert "game_end_unseen" in [e["type"] for e in events]  # no game goes on from that board
+    else:
+        assert calls == []
+        assert [e["play"] for e in events if e["type"] == "play"] == ["6/2(2) 4/off(2)"]
+
+
+def test_a_checker_on_a_blocked_point_called_and_put_right_is_recorded_as_put_right(tmp_path):
+    """RULES 7.2: the 4-4 above, its 4/1 onto dark's anchor seen as a mixed stack and called,
+    then put right before dark throws (the checker taken off the anchor and borne off): the
+    legal 6/2(2) 4/off(2) is recorded in its place and dark's throw is no foul's sequel."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(32)
+    dark = [0] * 5 + [5, 0, 3, 0, 0, 0, 0, 5] + [0] * 10 + [2]
+    before = Position([0, 2, 3, 2, 0, 4] + [0] * 18, dark)
+    fouled, right = Position([1, 4, 3, 0, 0, 2] + [0] * 18, dark), Position([0, 4, 3, 0, 0, 2] + [0] * 18, dark)
+    stack = location_map("light", "backgammon")[0]
+
+    def look(position, dice=(), half="right"):
+        obs = _look(position, rng, dice, half)
+        obs.mixed = np.zeros(26)
+        if position == fouled:
+            p = np.full(31, 1e-4)
+            p[18], p[17] = 0.62, 0.30  # dark 3, dark 2
+            obs.points["bottom"][11] = p / p.sum()
+            obs.mixed[stack] = 0.9999
+        return obs
+
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(before.swapped()))
+    looks = [look(before), look(before, (4, 4)), look(fouled, (4, 4)), look(fouled), look(right),
+             look(right, (5, 3), "left")]
+    events, referee = _after_setup(tmp_path, setup, looks)
+    calls = [(e["type"], e["player"], e["reason"]) for e in events if not e.get("accepted", True)]
+    assert calls == [("play", 1, "shared_point")]
+    assert [(e["play"], e.get("put_right")) for e in events if e["type"] == "play" and e["accepted"]] == [
+        ("6/2(2) 4/off(2)", "shared_point")]
+    assert referee.state.phase == "moving" and referee.state.dice == (5, 3) and referee.state.on_roll == 1

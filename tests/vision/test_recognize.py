@@ -46,6 +46,28 @@ def test_points_read_right(recognizer, frames):
     assert right / total >= 0.97, f"{right}/{total} points right"
 
 
+@pytest.mark.skipif(not checkers.MIXED_MODEL.exists(), reason="models/mixed.onnx not trained")
+def test_a_stack_of_both_colours_is_read_mixed(recognizer):
+    """A checker laid on the other side's stack (a foul onto a blocked point, RULES 3.2) is seen
+    by the mixed-stack network; stacks of one colour are not taken for mixed surely."""
+    from vision.synth.render import render_image
+
+    found = stacks = 0
+    surely_wrong = []
+    for index in range(10):
+        img, truth = render_image(SEED, index, size=(1280, 720), fouls=1.0)
+        if truth["hands_cover_board"]:
+            continue
+        mixed = checkers.mixed_labels(truth).astype(bool)
+        obs = recognizer(img, np.array(truth["field"]))
+        assert obs.mixed.shape == (26,) and ((obs.mixed >= 0) & (obs.mixed <= 1)).all()
+        stacks += int(mixed.sum())
+        found += int((obs.mixed[mixed] >= 0.5).sum())
+        surely_wrong += [checkers.LOCATIONS[i] for i in np.flatnonzero(~mixed & (obs.mixed >= 0.99))]
+    assert stacks >= 4 and found >= 0.8 * stacks, f"{found}/{stacks} mixed stacks read mixed"
+    assert surely_wrong == []
+
+
 @needs_model
 def test_probabilities_are_distributions(recognizer, frames):
     img, truth = frames[0]

@@ -158,3 +158,25 @@ def test_a_checker_on_the_bar_lies_beside_a_cube_in_the_middle(seed):
             centre = np.array([checker.x, checker.y])
             assert np.linalg.norm(footprint - centre, axis=1).min() >= D / 2
             assert abs(checker.y - cube.box.centre[1]) - D / 2 >= np.abs(footprint[:, 1] - cube.box.centre[1]).max()
+
+
+def test_fouls_lay_a_checker_on_the_other_sides_stack():
+    """``synth images --fouls``: boards with a checker laid on a stack of the other colour (a
+    foul onto a blocked point, RULES 3.2) for the mixed-stack network; the truth lists them and
+    counts the stack whole, each side keeps fifteen checkers, and without fouls a seed renders
+    the very boards it rendered before fouls existed."""
+    plain, plain_truth = render_image(11, 3, size=SIZE)
+    again, again_truth = render_image(11, 3, size=SIZE, fouls=0.0)
+    assert plain.tobytes() == again.tobytes() and plain_truth == again_truth and plain_truth["mixed"] == []
+    mixed = 0
+    for index in range(6):
+        _, truth = render_image(12, index, size=SIZE, fouls=1.0)
+        form = truth["recognized"]
+        # a mixed stack counts whole under its top checker's colour: the sides' counts shift, not the total
+        board_total = sum(n for row in ("top", "bottom") for _, n in form[row]) + sum(form["bar"].values())
+        assert board_total + sum(form["off"].values()) + len(truth["held"]) == 30
+        for row, slot in truth["mixed"]:
+            colour, count = form[row][slot]
+            assert count >= 2
+        mixed += len(truth["mixed"])
+    assert mixed >= 5

@@ -46,3 +46,23 @@ def test_a_run_from_the_shipped_pair_trains_with_its_batch_norms_fixed(tmp_path)
     resumed = PairedRun(again, tmp_path / "r.onnx", 1e-3, 2, {"finder": 0, "reader": 3})
     resumed.train()
     assert resumed.start == 1 and not any(m.training for m in norms(again["reader"]))
+
+
+def test_the_mixed_stack_network_trains_on_fouled_renders_and_exports_two_outputs(tmp_path):
+    """``train-vision mixed`` on a few renders made with fouls: an ONNX the recognizer loads as
+    the mixed-stack network; renders without fouls are refused (nothing mixed to learn)."""
+    from vision import checkers
+    from vision.synth.dataset import write_images
+    from vision.train import train_checkers
+
+    plain, fouled = tmp_path / "plain", tmp_path / "fouled"
+    write_images(plain, 4, seed=3, size=(640, 360), workers=1, progress=False)
+    write_images(fouled, 6, seed=3, size=(640, 360), workers=1, progress=False, fouls=1.0)
+    with pytest.raises(ResumeError, match="no mixed stack"):
+        train_checkers([plain], tmp_path / "none.onnx", epochs=1, samples=256, size="small", task="mixed")
+    out = tmp_path / "mixed.onnx"
+    result = train_checkers([fouled], out, epochs=1, batch=16, samples=64, size="small", task="mixed", val_fraction=0.2)
+    assert set(result["history"][0]) >= {"val_mixed_found", "val_false_mixed"}
+    model = checkers.CheckerModel(out, outputs=2)
+    p = model(np.zeros((3, checkers.CROP[1], checkers.CROP[0], 3), np.uint8))
+    assert p.shape == (3, 2) and np.allclose(p.sum(axis=1), 1.0)

@@ -29,8 +29,8 @@ JPEG_QUALITY = 95
 
 
 def _write_one(job) -> int:
-    out, seed, index, variant, size = job
-    img, truth = render_image(seed, index, variant, size)
+    out, seed, index, variant, size, fouls = job
+    img, truth = render_image(seed, index, variant, size, fouls)
     name = f"{index:06d}"
     cv2.imwrite(str(out / "images" / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     (out / "labels" / f"{name}.txt").write_text(truth.pop("yolo"))
@@ -43,12 +43,13 @@ def _init_worker() -> None:
 
 
 def write_images(out: Path, n: int, seed: int, variant: str | None = None, size: tuple | None = None,
-                 workers: int = 2, progress: bool = True) -> None:
-    """Render images 0..n-1 of run ``seed`` into the dataset directory ``out``."""
+                 workers: int = 2, progress: bool = True, fouls: float = 0.0) -> None:
+    """Render images 0..n-1 of run ``seed`` into the dataset directory ``out`` (``fouls``: the
+    share of boards with a checker laid on the other side's stack)."""
     for sub in ("images", "labels", "truth"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(data_yaml())
-    jobs = [(out, seed, i, variant, size) for i in range(n)]
+    jobs = [(out, seed, i, variant, size, fouls) for i in range(n)]
     bar = tqdm(total=n, unit="img", desc="rendering", disable=not progress)
     if workers <= 1:
         for job in jobs:

@@ -131,10 +131,11 @@ class Stage:
         return truth
 
 
-def render_image(seed: int, index: int, variant: str | None = None, size: tuple | None = None):
-    """Random image ``index`` of run ``seed``: ``(image, truth)``; any variant and size if not given."""
+def render_image(seed: int, index: int, variant: str | None = None, size: tuple | None = None, fouls: float = 0.0):
+    """Random image ``index`` of run ``seed``: ``(image, truth)``; any variant and size if not given;
+    ``fouls``: the share of boards with a checker on the other side's stack."""
     rng = image_rng(seed, index)
     variant = variant or ("backgammon", "long")[int(rng.random() < 0.35)]
     size = size or SIZES[rng.integers(len(SIZES))]
     stage = Stage(rng, variant, tuple(size))
-    return stage.render(random_content(rng, stage.geo, variant))
+    return stage.render(random_content(rng, stage.geo, variant, fouls))

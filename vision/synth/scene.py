@@ -86,10 +86,37 @@ def random_board(rng: np.random.Generator, variant: str) -> dict:
             "opponent": points[1], "opponent_bar": bar[1]}
 
 
-def random_content(rng: np.random.Generator, geo: Geometry, variant: str) -> Content:
-    """A random position with, at random, a throw (sometimes invalid), the cube and hands."""
+def land_on_held_point(rng: np.random.Generator, phys: Physical) -> None:
+    """Move a checker (now and then two) of a random side onto a stack of the other side, laid
+    on top as a player lays it: the mixed stack a foul onto a point the opponent holds leaves
+    (RULES 3.1, 3.2), which the recognizer must notice. Nothing changes where no stack of one
+    side and no checker of the other lie on the points."""
+    colour = COLOURS[rng.integers(2)]
+    stacks = [stack for row in phys.rows.values() for stack in row]
+    held = [s for s in stacks if s and colour not in s]
+    own = [s for s in stacks if s and set(s) == {colour}]
+    if not held or not own:
+        return
+    # The opponent's points of two or more are the fouls; a blot is now and then left under
+    # the hitter too (a hit not finished).
+    weights = np.array([1.0 if len(s) >= 2 else 0.25 for s in held])
+    target = held[rng.choice(len(held), p=weights / weights.sum())]
+    for _ in range(1 + int(rng.random() < 0.1)):
+        source = own[rng.integers(len(own))]
+        if source:
+            source.pop()
+            target.append(colour)
+
+
+def random_content(rng: np.random.Generator, geo: Geometry, variant: str, fouls: float = 0.0) -> Content:
+    """A random position with, at random, a throw (sometimes invalid), the cube and hands;
+    with probability ``fouls``, checkers moved onto the other side's stack
+    (:func:`land_on_held_point`). Without fouls the same random numbers are drawn as before they
+    were added, so a seed renders the boards it always did."""
     mover = COLOURS[rng.integers(2)]
     content = Content(Physical.from_board(random_board(rng, variant), mover), mover)
+    if fouls and rng.random() < fouls:
+        land_on_held_point(rng, content.phys)
     checkers = geo.checkers(content.phys)
     if rng.random() < 0.75:
         values = tuple(int(v) for v in rng.integers(1, 7, 2))

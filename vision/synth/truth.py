@@ -75,6 +75,8 @@ class TruthBuilder:
             "board": content.phys.to_board(content.mover),
             "mover": content.mover,
             "recognized": recognizer_form(content.phys, dice, bool(dice) and content.invalid is None, cube),
+            "mixed": [[row, slot] for row in ROWS for slot, stack in enumerate(content.phys.rows[row])
+                      if len(set(stack)) > 1],
             "held": [c.colour for c, _ in content.held],
             "throw": {"dice": dice, "valid": bool(dice) and content.invalid is None, "invalid": content.invalid,
                       "halves": [self.half(d) for d in content.dice] if dice else [],
