@@ -182,40 +182,59 @@ def _surely_none(logp: np.ndarray, free: np.ndarray, classes: np.ndarray, k: int
     return float(gaps[:, sure].sum(axis=1).min()) >= thresholds.call
 
 
-def read_either_colour(boards: np.ndarray, mover: str, variant: str, logp: np.ndarray) -> tuple:
+# A stack read mixed at least this surely may be read by the checker network as either colour's
+# checkers alone: it never saw a stack of both colours, and counts them as it may (vid 8902:
+# light's checker on dark's two read dark 2 at 0.70, dark 3 at 0.17; vid 8506: three dark and
+# one light read dark 4).
+MIXED_SURE = 0.999
+
+
+def read_either_colour(boards: np.ndarray, mover: str, variant: str, logp: np.ndarray,
+                       mixed: np.ndarray | None = None) -> tuple:
     """For kernel ``boards`` (K, 50) seen from ``mover``: the (K, 26) classes they put on every
     location, each location's log-likelihood under ``logp``, and where both colours stand. The
     checker network reads one colour a stack (vid 7904, long nardy: dark's checker on light's six
     read light 7 at 0.54, dark 7 at 0.15), so a point both colours stand on is scored by the
-    likelier colour at the total count."""
+    likelier colour at the total count; where ``mixed`` reads it mixed surely
+    (:data:`MIXED_SURE`), also by either colour's checkers alone."""
     boards = np.asarray(boards, np.int64).reshape(-1, 50)
     classes = expected_classes(boards, mover, variant)
     opp = "dark" if mover == "light" else "light"
-    has_mover = np.zeros(classes.shape, bool)
-    has_opp = np.zeros(classes.shape, bool)
-    has_mover[:, location_map(mover, variant)] = boards[:, 0:24] > 0
-    has_opp[:, location_map(opp, variant)] = boards[:, 25:49] > 0
-    shared = has_mover & has_opp
+    count = {mover: np.zeros(classes.shape, np.int64), opp: np.zeros(classes.shape, np.int64)}
+    count[mover][:, location_map(mover, variant)] = boards[:, 0:24]
+    count[opp][:, location_map(opp, variant)] = boards[:, 25:49]
+    shared = (count[mover] > 0) & (count[opp] > 0)
     switch = (DARK_OFFSET - LIGHT_OFFSET) * (1 if mover == "light" else -1)
     rows = np.arange(logp.shape[0])
     at = logp[rows, classes]
-    return classes, np.where(shared, np.maximum(at, logp[rows, classes + switch * shared]), at), shared
+    either = np.where(shared, np.maximum(at, logp[rows, classes + switch * shared]), at)
+    if mixed is not None and shared.any():
+        alone = shared & (mixed >= MIXED_SURE)
+        for colour, n in count.items():
+            base = LIGHT_OFFSET if colour == "light" else DARK_OFFSET
+            one = logp[rows, base - 1 + np.clip(n, 1, 15)]
+            either = np.where(alone, np.maximum(either, one), either)
+    return classes, either, shared
 
 
 def _likeliest_landing(boards: np.ndarray, mover: str, variant: str, logp: np.ndarray, best_legal: Position,
-                       thresholds: Thresholds) -> int | None:
+                       thresholds: Thresholds, mixed: np.ndarray | None = None) -> int | None:
     """The index of the likeliest of ``boards`` (each with a point both colours stand on), when
     it explains the board as well as a legal play would (within ``thresholds.legal`` of the free
     reading), the stack shows the checker added (its total likelier than what ``best_legal``
-    leaves there), and every other location where it differs from ``best_legal`` is read with
-    confidence: else a checker missed elsewhere could pass for one hidden in the stack. Or None."""
-    classes, either, shared = read_either_colour(boards, mover, variant, logp)
+    leaves there, unless ``mixed`` reads it mixed surely), and every other location where it
+    differs from ``best_legal`` is read with confidence: else a checker missed elsewhere could
+    pass for one hidden in the stack. Or None."""
+    classes, either, shared = read_either_colour(boards, mover, variant, logp, mixed)
     k = int(np.argmax(either.sum(axis=1)))
     if free_reading(logp)[1] - float(either[k].sum()) > thresholds.legal:
         return None
     legal = expected_classes(best_legal.board[None], mover, variant)[0]
     stack = shared[k]
-    if not (either[k][stack] > logp[np.arange(logp.shape[0]), legal][stack]).all():
+    shown = either[k] > logp[np.arange(logp.shape[0]), legal]
+    if mixed is not None:
+        shown |= mixed >= MIXED_SURE
+    if not shown[stack].all():
         return None
     differ = ~stack & (classes[k] != legal)
     if not (np.exp(either[k][differ]) >= thresholds.confident).all():
@@ -278,7 +297,7 @@ def explained(position: Position, mover: str, logp: np.ndarray, mixed: np.ndarra
     >>> round(explained(fouled, "light", lp), 2), round(explained(fouled, "light", lp, mixed), 2)
     (0.0, 4.6)
     """
-    _, either, shared = read_either_colour(position.board[None], mover, position.variant.name, logp)
+    _, either, shared = read_either_colour(position.board[None], mover, position.variant.name, logp, mixed)
     odds = 0.0
     if mixed is not None and shared.any():
         m = np.clip(mixed[shared[0]], MIXED_FLOOR, 1 - MIXED_FLOOR)
@@ -343,7 +362,7 @@ def mixed_stack_play(before: Position, dice: tuple, mover: str, logp: np.ndarray
             moved[:, j] += 1
             found.append(moved)
     boards = np.vstack(found).astype(np.int64)
-    k = _likeliest_landing(boards, mover, variant, logp, decision.best_legal, thresholds)
+    k = _likeliest_landing(boards, mover, variant, logp, decision.best_legal, thresholds, mixed)
     if k is None:
         return None
     played = Position.from_board(boards[k], before.variant)

@@ -30,7 +30,7 @@ CLASSES = [(None, 0)] + [("light", n) for n in range(1, 16)] + [("dark", n) for 
 LOCATIONS = [("top", s) for s in range(12)] + [("bottom", s) for s in range(12)] + [("bar", "light"), ("bar", "dark")]
 MODEL = Path(__file__).resolve().parent.parent / "models" / "checkers.onnx"
 # A second, small network reads from the same crops whether a stack holds both colours (a checker
-# laid on a point the opponent holds, RULES 3.1): 2 outputs, single-coloured or mixed.
+# laid on a point the opponent blocks, RULES 3.2): 2 outputs, single-coloured or mixed.
 MIXED_MODEL = MODEL.with_name("mixed.onnx")
 
 

@@ -2352,3 +2352,39 @@ def test_a_checker_on_a_blocked_point_called_and_put_right_is_recorded_as_put_ri
     assert [(e["play"], e.get("put_right")) for e in events if e["type"] == "play" and e["accepted"]] == [
         ("6/2(2) 4/off(2)", "shared_point")]
     assert referee.state.phase == "moving" and referee.state.dice == (5, 3) and referee.state.on_roll == 1
+
+
+@pytest.mark.parametrize("mixed", [0.99, 0.9999])
+def test_a_stack_read_mixed_surely_needs_no_count_to_show_the_checker_added(tmp_path, mixed):
+    """The 4-4 above with its stack of two dark and one light read dark 2 at 0.70 and dark 3 at
+    0.17: the checker network, which never saw a stack of both colours, counted the dark ones
+    alone (vid 8902). Read mixed surely (``MIXED_SURE``), the stack may show either colour's
+    checkers alone and the foul is called; read mixed at 0.99 only, a count that shows no checker
+    added leaves the legal 6/2(2) 4/off(2), which explains the board as well."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(33)
+    dark = [0] * 5 + [5, 0, 3, 0, 0, 0, 0, 5] + [0] * 10 + [2]
+    before = Position([0, 2, 3, 2, 0, 4] + [0] * 18, dark)
+    fouled = Position([1, 4, 3, 0, 0, 2] + [0] * 18, dark)
+    stack = location_map("light", "backgammon")[0]
+
+    def look(position, dice=(), half="right"):
+        obs = _look(position, rng, dice, half)
+        obs.mixed = np.zeros(26)
+        if position == fouled:
+            p = np.full(31, 1e-4)
+            p[17], p[18] = 0.70, 0.17  # dark 2 (dark's alone), dark 3 (the stack's total)
+            obs.points["bottom"][11] = p / p.sum()
+            obs.mixed[stack] = mixed
+        return obs
+
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(before.swapped()))
+    looks = [look(before), look(before, (4, 4)), look(fouled, (4, 4)), look(fouled), look(fouled, (5, 3), "left")]
+    events, referee = _after_setup(tmp_path, setup, looks)
+    calls = [(e["type"], e["player"], e["reason"]) for e in events if not e.get("accepted", True)]
+    if mixed == 0.9999:
+        assert calls == [("play", 1, "shared_point")]
+    else:
+        assert calls == [] and [e["play"] for e in events if e["type"] == "play"] == ["6/2(2) 4/off(2)"]
