@@ -2280,70 +2280,61 @@ def test_a_called_double_whose_cube_is_put_back_is_withdrawn_on_the_page_and_the
     assert book.hear({"type": "cube_moved", "value": 1, "location": "middle"}) is None
 
 
-@pytest.mark.parametrize("mixed", [None, 0.2, 0.9999])
-def test_a_checker_miscounted_onto_a_point_the_opponent_holds_is_called_when_the_stack_reads_mixed(tmp_path, mixed):
-    """RULES 3.2: light, bearing off, plays a 4-4 as 6/2 6/2 4/off 4/1, the 4/1 a 3 onto dark's
-    anchor of two. The stack of three is read dark 3 at 0.62 or dark 2 at 0.30 (as in vid 8604),
-    so the legal 6/2(2) 4/off(2) explains the board nearly as well: with no mixed-stack reading,
-    or one saying the stack is of one colour, that legal play is recorded and nothing called;
-    read surely as a stack of both colours, the foul is called at its turn."""
+def _four_four_onto_an_anchor(rng, stack: dict, mixed: float | None):
+    """Light, bearing off, plays a 4-4 as 6/2 6/2 4/off 4/1, the 4/1 a 3 onto dark's anchor of
+    two (RULES 3.2). Returns a ``look`` (:func:`_look`, the fouled board's stack read as
+    ``stack`` gives, {class index: probability}, and read mixed at ``mixed``; None: no
+    mixed-stack reading), the board before, the foul, the legal 6/2(2) 4/off(2), and the
+    record's setup (condoned: light bearing off)."""
     from engine.match import NewGame, OpeningThrow, Played, Throw
 
-    rng = np.random.default_rng(31)
-    light = [0, 2, 3, 2, 0, 4] + [0] * 18  # 11 home, 4 borne off
     dark = [0] * 5 + [5, 0, 3, 0, 0, 0, 0, 5] + [0] * 10 + [2]  # its anchor on its 24: light's 1
-    before = Position(light, dark)
-    fouled = Position([1, 4, 3, 0, 0, 2] + [0] * 18, dark)
-    stack = location_map("light", "backgammon")[0]
+    before = Position([0, 2, 3, 2, 0, 4] + [0] * 18, dark)
+    fouled, legal = Position([1, 4, 3, 0, 0, 2] + [0] * 18, dark), Position([0, 4, 3, 0, 0, 2] + [0] * 18, dark)
+    anchor = location_map("light", "backgammon")[0]
 
     def look(position, dice=(), half="right"):
         obs = _look(position, rng, dice, half)
         if position == fouled:
             p = np.full(31, 1e-4)
-            p[18], p[17] = 0.62, 0.30  # dark 3, dark 2
+            for k, v in stack.items():
+                p[k] = v
             obs.points["bottom"][11] = p / p.sum()
         if mixed is not None:
             obs.mixed = np.zeros(26)
-            obs.mixed[stack] = mixed if position == fouled else 0.01
+            obs.mixed[anchor] = mixed if position == fouled else 0.01
         return obs
 
     setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
-             Played(before.swapped()))  # condoned: the test needs light bearing off
+             Played(before.swapped()))
+    return look, before, fouled, legal, setup
+
+
+@pytest.mark.parametrize("mixed", [None, 0.2, 0.9999])
+def test_a_checker_miscounted_onto_a_point_the_opponent_holds_is_called_when_the_stack_reads_mixed(tmp_path, mixed):
+    """RULES 3.2: the 4-4's 4/1 onto dark's anchor, the stack of three read dark 3 at 0.62 or
+    dark 2 at 0.30 (as in vid 8604), so the legal 6/2(2) 4/off(2) explains the board nearly as
+    well: with no mixed-stack reading, or one saying the stack is of one colour, that legal play
+    is recorded and nothing called; read surely as a stack of both colours, the foul is called at
+    its turn, and the record ends when dark throws (no game goes on from that board)."""
+    look, before, fouled, _, setup = _four_four_onto_an_anchor(np.random.default_rng(31), {18: 0.62, 17: 0.30}, mixed)
     looks = [look(before), look(before, (4, 4)), look(fouled, (4, 4)), look(fouled), look(fouled, (5, 3), "left")]
     events, referee = _after_setup(tmp_path, setup, looks)
     calls = [(e["type"], e["player"], e["dice"], e["reason"]) for e in events if not e.get("accepted", True)]
     if mixed == 0.9999:
         assert calls == [("play", 1, [4, 4], "shared_point")]
-        assert "game_end_unseen" in [e["type"] for e in events]  # no game goes on from that board
+        assert "game_end_unseen" in [e["type"] for e in events]
     else:
         assert calls == []
         assert [e["play"] for e in events if e["type"] == "play"] == ["6/2(2) 4/off(2)"]
 
 
 def test_a_checker_on_a_blocked_point_called_and_put_right_is_recorded_as_put_right(tmp_path):
-    """RULES 7.2: the 4-4 above, its 4/1 onto dark's anchor seen as a mixed stack and called,
-    then put right before dark throws (the checker taken off the anchor and borne off): the
-    legal 6/2(2) 4/off(2) is recorded in its place and dark's throw is no foul's sequel."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
-
-    rng = np.random.default_rng(32)
-    dark = [0] * 5 + [5, 0, 3, 0, 0, 0, 0, 5] + [0] * 10 + [2]
-    before = Position([0, 2, 3, 2, 0, 4] + [0] * 18, dark)
-    fouled, right = Position([1, 4, 3, 0, 0, 2] + [0] * 18, dark), Position([0, 4, 3, 0, 0, 2] + [0] * 18, dark)
-    stack = location_map("light", "backgammon")[0]
-
-    def look(position, dice=(), half="right"):
-        obs = _look(position, rng, dice, half)
-        obs.mixed = np.zeros(26)
-        if position == fouled:
-            p = np.full(31, 1e-4)
-            p[18], p[17] = 0.62, 0.30  # dark 3, dark 2
-            obs.points["bottom"][11] = p / p.sum()
-            obs.mixed[stack] = 0.9999
-        return obs
-
-    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
-             Played(before.swapped()))
+    """RULES 7.2: the 4-4's 4/1 onto dark's anchor seen as a mixed stack and called, then put
+    right before dark throws (the checker taken off the anchor and borne off): the legal
+    6/2(2) 4/off(2) is recorded in its place and dark's throw is no foul's sequel."""
+    look, before, fouled, right, setup = _four_four_onto_an_anchor(np.random.default_rng(32), {18: 0.62, 17: 0.30},
+                                                                   0.9999)
     looks = [look(before), look(before, (4, 4)), look(fouled, (4, 4)), look(fouled), look(right),
              look(right, (5, 3), "left")]
     events, referee = _after_setup(tmp_path, setup, looks)
@@ -2356,31 +2347,12 @@ def test_a_checker_on_a_blocked_point_called_and_put_right_is_recorded_as_put_ri
 
 @pytest.mark.parametrize("mixed", [0.99, 0.9999])
 def test_a_stack_read_mixed_surely_needs_no_count_to_show_the_checker_added(tmp_path, mixed):
-    """The 4-4 above with its stack of two dark and one light read dark 2 at 0.70 and dark 3 at
-    0.17: the checker network, which never saw a stack of both colours, counted the dark ones
-    alone (vid 8902). Read mixed surely (``MIXED_SURE``), the stack may show either colour's
-    checkers alone and the foul is called; read mixed at 0.99 only, a count that shows no checker
-    added leaves the legal 6/2(2) 4/off(2), which explains the board as well."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
-
-    rng = np.random.default_rng(33)
-    dark = [0] * 5 + [5, 0, 3, 0, 0, 0, 0, 5] + [0] * 10 + [2]
-    before = Position([0, 2, 3, 2, 0, 4] + [0] * 18, dark)
-    fouled = Position([1, 4, 3, 0, 0, 2] + [0] * 18, dark)
-    stack = location_map("light", "backgammon")[0]
-
-    def look(position, dice=(), half="right"):
-        obs = _look(position, rng, dice, half)
-        obs.mixed = np.zeros(26)
-        if position == fouled:
-            p = np.full(31, 1e-4)
-            p[17], p[18] = 0.70, 0.17  # dark 2 (dark's alone), dark 3 (the stack's total)
-            obs.points["bottom"][11] = p / p.sum()
-            obs.mixed[stack] = mixed
-        return obs
-
-    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
-             Played(before.swapped()))
+    """The 4-4's stack of two dark and one light read dark 2 at 0.70 and dark 3 at 0.17: the
+    checker network, which never saw a stack of both colours, counted the dark ones alone (vid
+    8902). Read mixed surely (``MIXED_SURE``), the stack may show either colour's checkers alone
+    and the foul is called; read mixed at 0.99 only, a count that shows no checker added leaves
+    the legal 6/2(2) 4/off(2), which explains the board as well."""
+    look, before, fouled, _, setup = _four_four_onto_an_anchor(np.random.default_rng(33), {17: 0.70, 18: 0.17}, mixed)
     looks = [look(before), look(before, (4, 4)), look(fouled, (4, 4)), look(fouled), look(fouled, (5, 3), "left")]
     events, referee = _after_setup(tmp_path, setup, looks)
     calls = [(e["type"], e["player"], e["reason"]) for e in events if not e.get("accepted", True)]
