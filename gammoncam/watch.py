@@ -30,8 +30,9 @@ from engine.transcript import session_transcript, write_transcript
 from gammoncam.decoding import Thresholds, log_probs
 from gammoncam.frames import FrameSource
 from gammoncam.tracker import COLOUR, Tracker
+from vision.checkers import CLASSES
 from vision.motion import SettleGate
-from vision.observation import Observation
+from vision.observation import Observation, likeliest_classes
 
 RELOCALISE_FOREIGN = 0.5  # a settled board this different from the last one: the camera moved
 # Locations read otherwise than on the last settled board, at most, for a board found again to
@@ -250,12 +251,14 @@ class Watcher:
 
 
 def warm_up(variant) -> None:
-    """Compile the engine's kernels before the first frame, not at the first play."""
+    """Compile the engine's kernels and the counted board reading before the first frame, not at
+    the first play."""
     from engine.position import Position
 
     start = Position.start(variant)
     start.plays(3, 1)
     start.check(3, 1, start.plays(3, 1)[0].position)
+    likeliest_classes(np.zeros((1, len(CLASSES))), np.zeros((16, 16)))
 
 
 class CallBook:
