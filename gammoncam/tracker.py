@@ -646,11 +646,14 @@ class Tracker:
         reports the re-roll (vids 5013, 7106, 7203: a cocked die read unsurely; 7101, 7202, 7305:
         a cocked die unfound). Nothing played is judged on the boards seen with the dice gone
         (new dice can hide a checker: vid 7305). The thrower is told by the dice's half, so in long nardy, where
-        either half counts, only dice in the player's own right-hand half are taken as theirs."""
+        either half counts, only dice in the player's own right-hand half are taken as theirs.
+        Nothing is called while the record and the board disagree (``in_sync``): the boards then
+        cannot tell that nothing was played (vid 9205 joined at 40%: a 9 px die read alone as a
+        1, the same throw then read 3-2, called a re-roll just after a play recorded unclear)."""
         last, self.left_unplayed = self.left_unplayed, None
         if (last is None or last.counts > RETHROWN or last.same_throw(dice) or dice.thrower is None
                 or last.thrower != dice.thrower or self.held is not None or self.unseen is not None
-                or self.state.phase not in ("turn", "played") or self.joined):
+                or self.state.phase not in ("turn", "played") or self.joined or not self.in_sync):
             return
         if COLOUR[self._due()[0]] == dice.thrower:  # nothing played: judged while the dice were gone
             # a die alone is logged as thrown twice (the referee's throw has two dice); the event

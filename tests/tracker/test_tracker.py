@@ -1146,6 +1146,38 @@ def test_a_throw_seen_as_one_die_and_thrown_again_is_a_reroll(tmp_path):
     assert [(e["dice"], e["accepted"]) for e in events if e["type"] == "throw"] == [([6, 2], True)]
 
 
+def test_no_reroll_is_called_while_the_record_and_the_board_disagree(tmp_path):
+    """RULES 2.3 as above, but light's 3-1 was left unclear: its 5-point read three at 0.5 or
+    none at 0.48, two (8/5 6/5) at 0.02 only. The record then may not show the board, so the
+    boards cannot tell that dark's throw seen as one die went unplayed (vid 9205 joined at 40%:
+    a 9 px die read alone as a 1, the same throw then read 3-2, called a re-roll): no re-roll
+    is called, and dark's throw is taken."""
+    from vision.observation import Observation
+
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    rng = np.random.default_rng(20)
+
+    def five_point_unsure(dice=(), half="right"):
+        obs = _look(light_opened, rng, dice, half)
+        p = np.exp(_observation_of(light_opened, "light", rng))
+        five = location_map("light", "backgammon")[4]
+        p[five] = 1e-4
+        p[five, [0, 2, 3]] = 0.48, 0.02, 0.5  # none, two, three
+        unsure = Observation.from_locations(p / p.sum(axis=1, keepdims=True))
+        unsure.dice, unsure.throw_valid = obs.dice, obs.throw_valid
+        return unsure
+
+    one_die = five_point_unsure()
+    one_die.dice = [{"faces": honest(np.eye(6)[1]), "flat": 1.0, "score": 0.7, "uv": [0.1, 0.3], "on_board": True,
+                     "half": "left"}]
+    events, _ = _tracked(tmp_path, [_look(start, rng), _look(start, rng, (3, 1)), five_point_unsure((3, 1)),
+                                    five_point_unsure(), one_die, five_point_unsure(), five_point_unsure((6, 4), "left")])
+    assert [e["decision"] for e in events if e["type"] == "play"] == ["unclear"]
+    assert [(e["dice"], e["accepted"]) for e in events if e["type"] == "throw"] == [([6, 4], True)]
+    assert not [e for e in events if e["type"] == "call"]
+
+
 def test_the_other_players_dice_glimpsed_end_the_turn_on_view(tmp_path):
     """Dark plays 6-4 and picks the dice up, light throws at once, too soon for a settle with no
     dice, and light's dice are read unsurely: dark's turn is over and recorded then, not kept
