@@ -624,8 +624,9 @@ class Tracker:
                 # Nobody has played since the last play recorded, so the player due threw into
                 # the other's half: tournament dice lie in the thrower's right-hand half, so the
                 # throw does not count (RULES 2.3); it is not a missed turn.
-                self._submit(Throw(*dice.values, valid=False), dice=list(dice.values), player=self._due()[0] + 1,
-                             why="the dice lie in the other player's half")
+                if not self._danced_and_threw_again(dice):
+                    self._submit(Throw(*dice.values, valid=False), dice=list(dice.values),
+                                 player=self._due()[0] + 1, why="the dice lie in the other player's half")
                 return
             else:  # long nardy: either half counts, so this is the throw of the player due
                 dice = replace(dice, half=None)
@@ -637,6 +638,20 @@ class Tracker:
                       player=info["player"])
             return
         self._submit_throw(roll, dice)
+
+    def _danced_and_threw_again(self, dice: DiceReading) -> bool:
+        """In backgammon, where the half tells the thrower: whether the last turn recorded was a
+        dance by the player whose half these dice lie in, with nothing moved since: either that throw did not count after all (a die cocked that
+        looked flat from the camera: vid 9301, dark's cocked 4 read surely as a 6-4 dance, then
+        dark's 5-4 thrown again was called as light's throw in the wrong half) or the other
+        player threw into the wrong half. The board cannot tell whose throw it is, so nobody is
+        called and nothing recorded; the next throw in the right half goes on from the dance."""
+        state, thrower = self.state, COLOUR.index(dice.thrower)
+        if not (state.phase == "played" and state.on_roll == thrower and state.position == state.before):
+            return False
+        self.note("unclear", what="dice in the half of the player who danced: their throw again, or the other "
+                  "player's in the wrong half", dice=list(dice.values), player=thrower + 1)
+        return True
 
     def _rethrown(self, dice: DiceReading, logp: np.ndarray) -> None:
         """The player due throws again; their last throw was seen only in part (faces too unsure

@@ -1892,36 +1892,47 @@ def test_a_hand_at_rest_over_the_board_waits_the_hands_pause():
     assert [i for i, r in enumerate(readings) if r.settled_now] == [9]
 
 
+# bglab match9510537 game 1, its first 22 turns: light then stands on the bar before dark's board,
+# where neither 6-4 nor 5-3 enters.
+_ON_THE_BAR = [((5, 1), "13/8 24/23"), ((5, 3), "8/3 6/3"), ((3, 2), "24/21 23/21"), ((6, 4), "8/2 6/2"),
+               ((4, 4), "21/17(2) 8/4(2)"), ((1, 1), "25/24 6/5 24/23(2)"), ((4, 1), "13/9 9/8"),
+               ((6, 5), "23/18 24/18"), ((4, 3), "13/9 9/6"), ((6, 4), "13/7 13/9"), ((3, 2), "6/3 3/1"),
+               ((5, 4), "13/9 23/18"), ((6, 1), "8/2 6/5"), ((3, 3), "7/4 18/15(3)"), ((4, 2), "8/4 4/2"),
+               ((6, 5), "15/9 9/4"), ((2, 1), "6/5 6/4"), ((3, 1), "9/6 6/5"), ((3, 1), "4/1 17/16"),
+               ((3, 3), "25/22 13/10(2) 4/1"), ((4, 1), "8/4 4/3"), ((6, 3), "25/22 10/4")]
+
+
+def _on_the_bar(referee) -> Position:
+    """Record :data:`_ON_THE_BAR` in a new money game; the board after it, from light's side."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    board = Position.start()
+    referee.submit(NewGame())
+    for k, (roll, play) in enumerate(_ON_THE_BAR):
+        event = (OpeningThrow(*roll) if k == 0 else Throw(*roll))
+        assert referee.submit(event).accepted and referee.submit(Played(board.apply(play))).accepted
+        board = board.apply(play).swapped()
+    assert not board.plays(6, 4)[0].steps and not board.plays(5, 3)[0].steps
+    return board
+
+
 def test_a_dance_from_dice_perhaps_cocked_waits_for_the_next_throw(tmp_path):
-    """RULES 2.3 and 3: light, on the bar before dark's board (bglab match9510537 game 1, turn
-    12), throws 6-4 with a die read half cocked (0.53 flat) and picks it up; 6-4 leaves no
+    """RULES 2.3 and 3: light, on the bar before dark's board (:data:`_ON_THE_BAR`), throws
+    6-4 with a die read half cocked (0.53 flat) and picks it up; 6-4 leaves no
     play, so nothing played says nothing. Light throwing again tells that the 6-4 did not
     count: a re-roll, and the dance is the 5-3's (vid 7503 recorded the 6-4 as the dance and
     called the 5-3 a throw in the wrong half). Dark throwing next, or glimpsed throwing and then
     playing, tells that it counted: the 6-4 dance stands, no call."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
 
-    turns = [((5, 1), "13/8 24/23"), ((5, 3), "8/3 6/3"), ((3, 2), "24/21 23/21"), ((6, 4), "8/2 6/2"),
-             ((4, 4), "21/17(2) 8/4(2)"), ((1, 1), "25/24 6/5 24/23(2)"), ((4, 1), "13/9 9/8"),
-             ((6, 5), "23/18 24/18"), ((4, 3), "13/9 9/6"), ((6, 4), "13/7 13/9"), ((3, 2), "6/3 3/1"),
-             ((5, 4), "13/9 23/18"), ((6, 1), "8/2 6/5"), ((3, 3), "7/4 18/15(3)"), ((4, 2), "8/4 4/2"),
-             ((6, 5), "15/9 9/4"), ((2, 1), "6/5 6/4"), ((3, 1), "9/6 6/5"), ((3, 1), "4/1 17/16"),
-             ((3, 3), "25/22 13/10(2) 4/1"), ((4, 1), "8/4 4/3"), ((6, 3), "25/22 10/4")]
     rng = np.random.default_rng(26)
     look = lambda position, dice=(), half="right", valid=1.0: _look(position, rng, dice, half, valid)
 
     for then_what in ("rethrown", "counted", "glimpsed"):
         referee = Referee.open(tmp_path / f"log{then_what}.sqlite", profile("money", variant="backgammon"))
-        board = Position.start()
-        referee.submit(NewGame())
-        for k, (roll, play) in enumerate(turns):
-            event = (OpeningThrow(*roll) if k == 0 else Throw(*roll))
-            assert referee.submit(event).accepted and referee.submit(Played(board.apply(play))).accepted
-            board = board.apply(play).swapped()
-        assert not board.plays(6, 4)[0].steps and not board.plays(5, 3)[0].steps
+        board = _on_the_bar(referee)
         dark_played = board.swapped().plays(2, 1)[0].position.swapped()
         glimpse = look(board, (2, 1), "left")
         for die in glimpse.dice:
@@ -1947,6 +1958,33 @@ def test_a_dance_from_dice_perhaps_cocked_waits_for_the_next_throw(tmp_path):
             assert throws[0] == (1, [6, 4], None) and throws[-1] == (1, [3, 1], None)
             assert plays[0] == ([6, 4], "") and len(plays) == 2 and refused == []
             assert referee.state.position == dark_played
+
+
+
+def test_a_dance_read_surely_then_thrown_again_is_no_call(tmp_path):
+    """RULES 2.3: light, on the bar (:data:`_ON_THE_BAR`), throws 6-4 read surely flat, which
+    leaves no play: the dance is recorded when the dice are picked up. Light then throws 5-3 in
+    light's half. Either light's 6-4 did not count (a die cocked that looked flat from the
+    camera: vid 9301, where dark was called for a throw in the wrong half) or dark threw into
+    the wrong half: the board cannot tell whose throw it is, so nobody is called. Dark's throw
+    in dark's half is then recorded as the next turn's."""
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    rng = np.random.default_rng(27)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon"))
+    board = _on_the_bar(referee)
+    events = []
+    tracker = Tracker(referee, events.append)
+    for t, obs in enumerate([look(board), look(board, (6, 4)), look(board), look(board, (5, 3)), look(board),
+                             look(board, (2, 1), "left")]):
+        tracker.observe(obs, float(t))
+    throws = [(e["player"], e["dice"], e.get("kind")) for e in events if e["type"] == "throw"]
+    assert throws == [(1, [6, 4], None), (2, [2, 1], None)]
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"] == [([6, 4], "")]
+    assert [r.reason for r in referee.rulings if not r.accepted] == []
 
 
 def _after_setup(tmp_path, setup, looks, name="log.sqlite", finish=False) -> tuple[list, object]:
