@@ -104,16 +104,25 @@ def begins_at(start, turns: list, shown: list, befores: list) -> int | None:
 REROLL_WITHIN = 12.0  # seconds: a cocked die is called when its thrower throws again
 
 
-def invalid_throws(frames_path: Path) -> list[float]:
-    """The times at which throws that do not count came to rest, from a render's frames.jsonl."""
-    times, before = [], None
+def invalid_throws(frames_path: Path) -> list[tuple[float, int]]:
+    """The throws that do not count in a render's frames.jsonl: when each came to rest, and its
+    thrower (1 light, 2 dark)."""
+    throws, before = [], None
     with open(frames_path) as f:
         for line in f:
             row = json.loads(line)
             if row.get("event") == "throw_at_rest" and before != "throw_at_rest" and not row["throw"]["valid"]:
-                times.append(row["time"])
+                throws.append((row["time"], 1 if row["mover"] == "light" else 2))
             before = row.get("event")
-    return times
+    return throws
+
+
+def reroll_matches(call: tuple[float, int | None], throw: tuple[float, int]) -> bool:
+    """Whether a re-roll call (its time, the player called, None when unknown) answers a throw
+    that did not count (its time and thrower): the thrower's, at most REROLL_WITHIN seconds later
+    (a call on the other player, vid 9301, is a false call however close in time)."""
+    (t, player), (at, thrower) = call, throw
+    return 0 <= t - at <= REROLL_WITHIN and player in (None, thrower)
 
 
 def cut(video: Path, frame: int, out: Path) -> float:
@@ -187,9 +196,9 @@ def main() -> int:
         stats = next(json.loads(line) for line in err.getvalue().splitlines() if line.startswith('{"stats"'))
         seen = parse_transcript(seen_path.read_text())
     # The render's truth: throws that came to rest not counting (RULES 2.3), each matched by a
-    # re-roll call at most REROLL_WITHIN seconds later.
-    invalid = [t - t0 for t in invalid_throws(vdir / "frames.jsonl") if t >= t0]
-    rerolls = [e["t"] for e in events if e["type"] == "call" and e["kind"] == "reroll"]
+    # re-roll call on its thrower at most REROLL_WITHIN seconds later.
+    invalid = [(t - t0, thrower) for t, thrower in invalid_throws(vdir / "frames.jsonl") if t >= t0]
+    rerolls = [(e["t"], e.get("player")) for e in events if e["type"] == "call" and e["kind"] == "reroll"]
     befores: list = []
     want = turns_as_positions(source.games[args.game - 1].actions, source.variant, befores=befores)
     got = turns_as_positions(seen.games[0].actions, source.variant, seen.games[0].start) if seen.games else []
@@ -231,8 +240,8 @@ def main() -> int:
         "calls": [{k: e.get(k) for k in ("t", "kind", "reason", "player")} for e in events if e["type"] == "call"],
         "unclear": sum(e["type"] == "unclear" for e in events),
         "rerolls_thrown": len(invalid),
-        "rerolls_called": sum(any(0 <= t - at <= REROLL_WITHIN for t in rerolls) for at in invalid),
-        "reroll_calls_unmatched": sum(not any(0 <= t - at <= REROLL_WITHIN for at in invalid) for t in rerolls),
+        "rerolls_called": sum(any(reroll_matches(call, throw) for call in rerolls) for throw in invalid),
+        "reroll_calls_unmatched": sum(not any(reroll_matches(call, throw) for throw in invalid) for call in rerolls),
     }
     if args.json:
         print(json.dumps(report))
