@@ -667,6 +667,37 @@ def test_a_glimpse_of_an_unseen_throw_tells_which_roll_made_the_play(tmp_path):
     assert [e["dice"] for e in events if e["type"] == "throw"] == [[4, 3], [5, 2]]
 
 
+def test_a_glimpse_tells_the_roll_of_an_unseen_play_read_unclear(tmp_path):
+    """As above, with a stack the play did not touch misread after dark's turn (a checker of
+    light's 13-point read on the 14-point beside it, as a die lying on a stack hides it): no play
+    explains the board clearly, the likeliest legal one, 13/6, is recorded unclear, and the
+    glimpse still tells its roll (vid 9304 recorded the first roll that makes the play, a 5-4,
+    for a 6-3 glimpsed 3-2)."""
+    from gammoncam.decoding import expected_classes
+    from vision.checkers import CLASSES
+
+    def glimpse_of(look, board):
+        glimpse = look(board, (6, 1), "left")
+        glimpse.dice[0]["faces"] = honest(np.array([0.03, 0.0, 0.40, 0.0, 0.07, 0.50]))  # a 6, or a 3
+        glimpse.dice[1]["faces"] = honest(np.array([0.93, 0.03, 0.04, 0.0, 0.0, 0.0]))
+        return glimpse
+
+    looks = _glimpsed_turn("13/6", glimpse_of)
+    shown = expected_classes(Position.start().apply("8/5 6/5").board[None], "light", "backgammon")[0]
+    assert (shown[0], shown[1]) == (CLASSES.index(("light", 5)), 0)  # light's 13-point and the empty 14
+    for obs in looks[5:]:
+        for location, misread in ((0, ("light", 4)), (1, ("light", 1))):
+            row = obs.points["top"][location]
+            row[:] = 0.05 / 30
+            row[CLASSES.index(misread)], row[shown[location]] = 0.9, 0.05
+    events, referee = _tracked(tmp_path, looks)
+    missed = next(e for e in events if e["type"] == "turn_missed")
+    assert missed["decision"] == "unclear" and missed["rolls"] == [[4, 3], [5, 2], [6, 1]]
+    assert [e["dice"] for e in events if e["type"] == "throw"] == [[6, 1], [5, 2]]
+    assert ("play", 2, "13/6") in [(e["type"], e.get("player"), e.get("play")) for e in events]
+    assert not [e for e in events if e["type"] == "call"]
+
+
 def test_one_die_glimpsed_tells_which_roll_made_an_unseen_play(tmp_path):
     """Dark's 5-1 lay with its dice touching, found as one die read 1 or 5 (vid 7511), and its
     play, 13/7, is one that 4-2 makes too: the roll with the numbers the die was read as is
