@@ -645,16 +645,18 @@ def _glimpsed_turn(dark_play: str, glimpse_of) -> list:
             glimpse_of(look, light_played), look(dark_played), look(dark_played, (5, 2))]
 
 
+def _six_one_glimpsed(look, board):
+    """A look at dark's 6-1 in dark's half, the 6 read half as a 3."""
+    glimpse = look(board, (6, 1), "left")
+    glimpse.dice[0]["faces"] = honest(np.array([0.03, 0.0, 0.40, 0.0, 0.07, 0.50]))  # a 6, or a 3
+    glimpse.dice[1]["faces"] = honest(np.array([0.93, 0.03, 0.04, 0.0, 0.0, 0.0]))
+    return glimpse
+
+
 def test_a_glimpse_of_an_unseen_throw_tells_which_roll_made_the_play(tmp_path):
     """Dark's 6-1 was only glimpsed (the 6 read half as a 3) and its play, 13/6, is one that
     4-3 and 5-2 make too: of those rolls, the glimpse's is recorded (vid 7119 recorded 4-3)."""
-    def glimpse_of(look, board):
-        glimpse = look(board, (6, 1), "left")
-        glimpse.dice[0]["faces"] = honest(np.array([0.03, 0.0, 0.40, 0.0, 0.07, 0.50]))  # a 6, or a 3
-        glimpse.dice[1]["faces"] = honest(np.array([0.93, 0.03, 0.04, 0.0, 0.0, 0.0]))
-        return glimpse
-
-    looks = _glimpsed_turn("13/6", glimpse_of)
+    looks = _glimpsed_turn("13/6", _six_one_glimpsed)
     events, referee = _tracked(tmp_path, looks)
     missed = next(e for e in events if e["type"] == "turn_missed")
     assert missed["rolls"] == [[4, 3], [5, 2], [6, 1]] and missed["glimpse"] == [6, 1]
@@ -676,13 +678,7 @@ def test_a_glimpse_tells_the_roll_of_an_unseen_play_read_unclear(tmp_path):
     from gammoncam.decoding import expected_classes
     from vision.checkers import CLASSES
 
-    def glimpse_of(look, board):
-        glimpse = look(board, (6, 1), "left")
-        glimpse.dice[0]["faces"] = honest(np.array([0.03, 0.0, 0.40, 0.0, 0.07, 0.50]))  # a 6, or a 3
-        glimpse.dice[1]["faces"] = honest(np.array([0.93, 0.03, 0.04, 0.0, 0.0, 0.0]))
-        return glimpse
-
-    looks = _glimpsed_turn("13/6", glimpse_of)
+    looks = _glimpsed_turn("13/6", _six_one_glimpsed)
     shown = expected_classes(Position.start().apply("8/5 6/5").board[None], "light", "backgammon")[0]
     assert (shown[0], shown[1]) == (CLASSES.index(("light", 5)), 0)  # light's 13-point and the empty 14
     for obs in looks[5:]:
