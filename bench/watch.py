@@ -14,7 +14,7 @@ Runs ``gammoncam watch`` (trained recognizer, no oracle) on a video written by
   it with its answer, as the record leaves it out (RULES 6.4: it has no effect on the cube).
 
     gammoncam synth video --transcript T.txt --seed 5003 --out vid --max-turns 16 --fps 30
-    PYTHONPATH=. python bench/watch.py vid T.txt --turns 16 [--game 1] [--join-at FRAME] [--json]
+    PYTHONPATH=. python bench/watch.py vid T.txt --turns 16 [--game 1] [--join-at FRAME] [--condition NAME] [--json]
 
 A later game (``--game``) of a match is watched with the score it began at (``watch --score``).
 ``--join-at`` watches the video from that frame on, as a stream joined mid-game: the record then
@@ -22,7 +22,9 @@ begins where the tracker joined (its ``Start`` tag), and is compared with the so
 the one that begins at that position (``join_turn``; None when no turn of the source does: the
 game was joined at a position misread). A record that lost the board and joined the game again
 (``rejoined``: the tracker ends the game unseen and joins it where it stands) is compared from the
-source's turn that begins there on, the turns between counted as not recorded.
+source's turn that begins there on, the turns between counted as not recorded. ``--condition``
+watches the video with every frame put under a camera or room effect the renders lack (a lens
+focused off the board, a dim room, a stream's compression: :mod:`vision.conditions`), recompressed.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from engine.errors import EngineError  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.transcript import parse_transcript  # noqa: E402
 from gammoncam.cli import main as gammoncam  # noqa: E402
+from vision.conditions import CONDITIONS, apply  # noqa: E402
 
 
 def turns_as_positions(actions, variant, start=None, befores: list | None = None) -> list[tuple]:
@@ -125,36 +128,43 @@ def reroll_matches(call: tuple[float, int | None], throw: tuple[float, int]) -> 
     return 0 <= t - at <= REROLL_WITHIN and player in (None, thrower)
 
 
-def cut(video: Path, frame: int, out: Path) -> float:
-    """Write ``video`` from ``frame`` on to ``out``; the time cut off, in seconds."""
+def rewrite(video: Path, out: Path, frame: int, condition: str | None,
+            corners: np.ndarray) -> tuple[float, np.ndarray]:
+    """Write ``video`` from ``frame`` on to ``out``, each frame put under ``condition`` when given
+    (:mod:`vision.conditions`: a real camera's or room's effect the render lacks); the time cut off,
+    in seconds, and the field's ``corners`` moved as the condition moves the picture."""
     import cv2
 
     cap = cv2.VideoCapture(str(video))
     fps = cap.get(cv2.CAP_PROP_FPS)
-    size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
     cap.set(cv2.CAP_PROP_POS_FRAMES, frame)
-    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    rng = np.random.default_rng(0)  # one generator for the video: a sensor's noise differs frame to frame
+    writer, moved = None, corners
     while True:
         ok, image = cap.read()
         if not ok:
             break
+        if condition:
+            image, truth = apply(condition, image, {"field": corners}, rng)
+            moved = np.asarray(truth["field"], float)
+        if writer is None:  # a condition may change the frame's size (``phone``)
+            writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), fps, image.shape[1::-1])
         writer.write(image)
-    writer.release()
-    return frame / fps
+    if writer is not None:
+        writer.release()
+    return frame / fps, moved
 
 
-def given_corners(stage: Path, noise: float, out: Path) -> Path:
+def given_corners(stage: Path, noise: float) -> tuple[np.ndarray, bool]:
     """The render's field corners as a user gives them: exact (the render's stage), or ``noise``
-    of the field's diagonal off (a hand's clicks, seeded by the digits of the render's folder),
-    written to ``out``."""
-    if not noise:
-        return stage
+    of the field's diagonal off (a hand's clicks, seeded by the digits of the render's folder);
+    and whether they are given by hand (``watch`` then fits them to the field's edges)."""
     corners = np.array(json.loads(stage.read_text())["field"], float)
-    diagonal = float(np.linalg.norm(corners[2] - corners[0]))
-    seed = int("".join(filter(str.isdigit, stage.parent.name)) or 0)
-    corners += np.random.default_rng(seed).normal(0, noise * diagonal, corners.shape)
-    out.write_text(json.dumps({"corners": corners.round(2).tolist()}))
-    return out
+    if noise:
+        diagonal = float(np.linalg.norm(corners[2] - corners[0]))
+        seed = int("".join(filter(str.isdigit, stage.parent.name)) or 0)
+        corners += np.random.default_rng(seed).normal(0, noise * diagonal, corners.shape)
+    return corners, bool(noise)
 
 
 def main() -> int:
@@ -167,6 +177,8 @@ def main() -> int:
     ap.add_argument("--corner-noise", type=float, default=0.0, metavar="SHARE",
                     help="give the corners this far off, as clicked by hand: Gaussian on each coordinate, SHARE of "
                          "the field's diagonal")
+    ap.add_argument("--condition", choices=sorted(CONDITIONS),
+                    help="put every frame under this camera or room condition first (vision.conditions)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     vdir = Path(args.video_dir)
@@ -183,9 +195,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         seen_path = Path(tmp) / "seen.mat"
         video, t0 = vdir / "game.mp4", 0.0
-        if args.join_at:
-            video, t0 = Path(tmp) / "joined.mp4", cut(vdir / "game.mp4", args.join_at, Path(tmp) / "joined.mp4")
-        corners = given_corners(vdir / "stage.json", args.corner_noise, Path(tmp) / "corners.json")
+        field, by_hand = given_corners(vdir / "stage.json", args.corner_noise)
+        if args.join_at or args.condition:
+            video = Path(tmp) / "watched.mp4"
+            t0, field = rewrite(vdir / "game.mp4", video, args.join_at or 0, args.condition, field)
+        corners = Path(tmp) / "corners.json"  # a render's "field" is taken as exact, hand-given "corners" are fitted
+        corners.write_text(json.dumps({"corners" if by_hand else "field": field.round(2).tolist()}))
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
             code = gammoncam(["watch", "--video", str(video), "--corners-file", str(corners),

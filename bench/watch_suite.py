@@ -7,6 +7,7 @@ recorded right, the calls made, the re-rolls the render made against those calle
 re-roll calls that match no throw that did not count.
 
     PYTHONPATH=. python bench/watch_suite.py --out runs/suite [--only 7419,7501] [--render-only] [--join-at 0.4]
+                                             [--corner-noise 0.01] [--condition defocus]
 
 ``--join-at SHARE`` watches each game from that share of its frames on, as a stream joined
 mid-game (``bench/watch.py --join-at``): turns are counted from the one the tracker joined at.
@@ -102,8 +103,10 @@ def render(spec: dict, vdir: Path) -> None:
     scratch.rmdir()
 
 
-def follow(spec: dict, vdir: Path, join_at: float | None = None, corner_noise: float = 0.0) -> dict:
+def follow(spec: dict, vdir: Path, join_at: float | None = None, corner_noise: float = 0.0,
+           condition: str | None = None) -> dict:
     joined = ["--corner-noise", str(corner_noise)] if corner_noise else []
+    joined += ["--condition", condition] if condition else []
     if join_at:
         joined += ["--join-at", str(int(join_at * sum(1 for _ in open(vdir / "frames.jsonl"))))]
     # a foul put right leaves the source's own play on the board and in the record
@@ -138,6 +141,8 @@ def main() -> int:
     ap.add_argument("--join-at", type=float, metavar="SHARE", help="watch each game from this share of its frames on")
     ap.add_argument("--corner-noise", type=float, default=0.0, metavar="SHARE",
                     help="give each game's corners this far off, as clicked by hand (bench/watch.py)")
+    ap.add_argument("--condition", metavar="NAME", help="watch each game under this camera or room condition "
+                                                          "(bench/watch.py, vision.conditions)")
     args = ap.parse_args()
     out = Path(args.out)
     chosen = specs()
@@ -152,9 +157,10 @@ def main() -> int:
             render(spec, vdir)
         if args.render_only:
             continue
-        report = follow(spec, vdir, args.join_at, args.corner_noise)
+        report = follow(spec, vdir, args.join_at, args.corner_noise, args.condition)
         name = (f"w{spec['seed']}" + (f"_join{args.join_at}" if args.join_at else "")
-                + (f"_noise{args.corner_noise}" if args.corner_noise else ""))
+                + (f"_noise{args.corner_noise}" if args.corner_noise else "")
+                + (f"_{args.condition}" if args.condition else ""))
         (out / f"{name}.json").write_text(json.dumps(report, indent=1))
         print(line(spec["seed"], report), flush=True)
         for key in totals:
