@@ -178,6 +178,10 @@ class Tracker:
     # Where the cube lay, read surely (its face however unsure), when last seen with no dice on
     # the board: a cube turned there is no double after the throw (:meth:`_turned_before_the_throw`).
     cube_place_without_dice: str | None = None
+    # True from a double the referee called till a cube action is recorded: the cube goes back to
+    # where the record keeps it (RULES 6.4), so its unsure faces are told from there
+    # (:meth:`_cube_to_read_from`).
+    cube_called: bool = False
     # Looks at dice whose faces were too unsure to record a throw from, since the last throw was
     # seen (latest last; looks at dice lying still merged): when a turn turns out missed, they
     # tell which of the rolls that make the play on view was thrown (vid 7119: 4-3, 5-2 and 6-1
@@ -237,6 +241,10 @@ class Tracker:
         if isinstance(event, (Throw, OpeningThrow)):
             self.offered_with_throw = False
         ruling = self.referee.submit(event)
+        if isinstance(event, Double) and not ruling.accepted:
+            self.cube_called = True
+        elif ruling.accepted and isinstance(event, (Double, Take, Drop, Beaver, NewGame, GameStart)):
+            self.cube_called = False
         kind = type(event).__name__
         out = {"type": _EVENT_TYPE.get(kind, kind.lower()), **info, **ruling.to_json()}
         self.emit(out)
@@ -277,7 +285,7 @@ class Tracker:
         self._put_right(logp)
         if self._on_a_shared_point(obs):
             return
-        cube = read_cube(obs, seen=self.cube_seen, centred=self._centred_cube())
+        cube = read_cube(obs, seen=self._cube_to_read_from(), centred=self._centred_cube())
         if cube == "unsure":
             cube = None
         if cube is not None and self.cube_seen is not None and cube != self.cube_seen:
@@ -395,6 +403,15 @@ class Tracker:
     def _shows(self, position: Position, mover: str, logp: np.ndarray) -> bool:
         """Whether the board on view is ``position`` (seen from ``mover``), as surely as a legal play."""
         return self._margin(position, mover, logp) <= self.thresholds.legal
+
+    def _cube_to_read_from(self) -> tuple | None:
+        """The cube whose next state tells an unsure reading's face (:func:`read_cube`): as last
+        seen, or after a double the referee called, as the record keeps it, where it goes back
+        (vid 9402 out of focus: the cube put back at its owner's side, read half as 8, was taken
+        for twice the 4 seen offered at the other side, a double by the other player, and called)."""
+        if not self.cube_called:
+            return self.cube_seen
+        return (self.state.cube, "middle" if self.state.owner is None else COLOUR[self.state.owner])
 
     def _centred_cube(self) -> int | None:
         """The value of the cube the record keeps in the middle, in a game in progress; None when

@@ -905,6 +905,39 @@ def test_a_double_with_a_throw_not_yet_recorded_on_the_board_is_called_at_once(t
     assert referee.state.cube == 1 and referee.state.phase == "moving" and referee.state.dice == (5, 2)
 
 
+def test_a_cube_put_back_after_a_called_double_is_read_as_the_records(tmp_path):
+    """RULES 5.2, 6.4: light, owning the cube at 2, throws 5-2 and then turns the cube to 4 before
+    dark: a double after the throw, called, which leaves the cube as it was. Put back at light's
+    side, its face is read unsurely (2 at 0.4, 8 at 0.6: vid 9402 out of focus). The face the
+    rules leave there is the record's 2, not twice the 4 seen last at dark's side: no double by
+    dark to 8 (it was called not_cube_owner, a false call)."""
+    from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
+
+    look = _cube_looks(19)
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    light_again = dark_played.apply("13/8 13/11")
+
+    def blurred(obs):  # the cube surely at light's side, its 2 read half as an 8
+        value = np.zeros(len(CUBE_VALUES))
+        value[[CUBE_VALUES.index(2), CUBE_VALUES.index(8)]] = 0.4, 0.6
+        obs.cube = {"value": value, "location": np.eye(len(CUBE_LOCATIONS))[CUBE_LOCATIONS.index("light")]}
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
+        look(light_played, value=2, location="light"),  # dark doubles
+        look(light_played, (6, 4), "left", 2, "light"), look(dark_played, (6, 4), "left", 2, "light"),
+        look(dark_played, (), "right", 2, "light"),  # light took (dark threw); dark played
+        look(dark_played, (5, 2), "right", 2, "light"), look(dark_played, (5, 2), "right", 4, "dark"),
+        blurred(look(dark_played, (5, 2))), blurred(look(light_again, (5, 2))), blurred(look(light_again)),
+        look(light_again, (), "right", 2, "light")])
+    assert [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [("after_throw", 1)]
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play"][-1] == (1, "13/11 13/8")
+    assert (referee.state.cube, referee.state.owner) == (2, 0)
+
+
 def test_a_cube_turned_again_at_the_takers_side_is_a_beaver_only_where_beavers_are_played(tmp_path):
     """Light doubles and lays the cube at dark's side; it is turned to 4 there. In a money
     game with beavers (RULES 5.4) dark beavered. In a match, where beavers are not played, the
