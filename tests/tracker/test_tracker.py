@@ -473,6 +473,28 @@ def test_two_turns_with_a_dance_between_unseen_are_not_a_foul():
     assert tracker._decode(Pending(before, (2, 1), "light", foul), foul).kind == "illegal"
 
 
+def test_two_turns_unseen_with_a_dance_after_a_hit_between_are_not_a_foul():
+    """Light's 6-1 hits dark's blot (13/7* 13/12), dark dances on light's closed board, light
+    plays 3-1 (12/9 7/6) and dark dances again, no throw seen: the board shows two of light's
+    turns, which no one roll makes, and of dark's checkers only the one hit moved. Dark was not on
+    the bar before, but the hit put it there, so dances may lie between: no foul is called on an
+    unseen throw (vid 7311 out of focus: called no_such_play, a false call)."""
+    from engine.match import GameStart, NewGame
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    rng = np.random.default_rng(7)
+    before = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0] * 5 + [14] + [0] * 11 + [1] + [0] * 6)
+    after = before.apply("13/7* 13/12").apply("12/9 7/6")
+    referee = Referee(profile("tournament", match_length=5))
+    referee.submit(NewGame(start=GameStart(before, on_roll=0)))
+    tracker = Tracker(referee)
+    logp = _observation_of(after, "light", rng)
+    assert all(decode(before, roll, "light", logp).kind == "illegal" for roll in [(6, 1), (3, 1), (4, 3)])
+    assert tracker._foul_unseen(0, before, logp) is None
+
+
 def test_a_call_resting_on_part_of_the_board_waits_for_a_clearly_legal_play():
     """Light's 3-1 played 8/5 6/4 is called on the 4-point read surely though the 5-point it
     changes is read unsurely (:func:`gammoncam.decoding._surely_none`): the position recorded
