@@ -1062,25 +1062,21 @@ class Tracker:
         """``side``'s turn from ``before``, its throw never read and the turn surely over, when
         the board shows a play illegal whatever was thrown: for every roll the reading is called
         illegal (read with confidence, a board the thrower could have left: :func:`decode`),
-        the record agreeing with the board so far, and the other player's checkers as they were
-        but for blots hit (else their turn went unseen too), none of them on the bar (else two of
-        the mover's turns with a dance between, which leaves no sign, may show as one: vid 7311
-        out of focus, light's 5-1 hit, dark danced, light's 3-1, dark danced again, all unseen and
-        called as one play). The roll recorded is the one a glimpse of the dice makes likeliest
-        (or the likeliest thrown), and the play is judged against it (vid 7903, a board 222 px
-        wide: dark bore a checker off with another outside home, its 3-2 never read). None
-        otherwise: a turn no roll explains is unclear."""
-        if not self.in_sync:
+        the record agreeing with the board so far, and the other player's checkers as they were,
+        none on the bar: else their turn went unseen too, or, one of them on the bar (there before
+        or hit in the turn), two of the mover's turns with a dance between, which leaves no sign,
+        may show as one (vid 7311 out of focus: light's 5-1 hit, dark danced, light's 3-1, dark
+        danced again, all unseen, called as one play while a hit was allowed). The roll recorded
+        is the one a glimpse of the dice makes likeliest (or the likeliest thrown), and the play
+        is judged against it (vid 7903, a board 222 px wide: dark bore a checker off with another
+        outside home, its 3-2 never read). None otherwise: a turn no roll explains is unclear."""
+        if not self.in_sync or before.opponent_bar:
             return None
         decisions = {roll: decode(before, roll, COLOUR[side], logp, self.thresholds) for roll in ROLLS}
         if any(d.kind != "illegal" for d in decisions.values()):
             return None
-        theirs, seen = before.board[25:50].astype(np.int16), decisions[ROLLS[0]].position.board[25:50]
-        if seen[24]:  # on the bar, put there before or by a hit: dances may lie between
-            return None
-        hit = (theirs[:24] == 1) & (seen[:24] == 0)
-        if (seen[:24] != np.where(hit, 0, theirs[:24])).any() or seen[24] != theirs[24] + hit.sum():
-            return None  # the other player's checkers moved too: turns went unseen, not a foul
+        if (decisions[ROLLS[0]].position.board[25:50] != before.board[25:50]).any():
+            return None  # the other player's checkers moved, or one was hit: turns may have gone unseen
         glimpse = self._glimpse_of(side, thrown)
         roll = max(ROLLS, key=(CHANCE if glimpse is None else roll_probabilities(glimpse.faces)).get)
         return UnseenTurn(side, roll, decisions[roll], (roll,), glimpse)
