@@ -23,10 +23,13 @@ OPENING_ROLLS = tuple(roll for roll in ROLLS if roll[0] != roll[1])  # a tie is 
 MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
 # A roll at least this likely at some look at the dice stays possible for a call, however
-# surely a clearer look reads another: a face the reader gave a share of its own at that look
-# (0.05 or more on a die read surely, taken as 0.052 likely; 0.02 or more on the others, 0.054
-# and up: vision.dice.FACE_CALIBRATION), not one it all but ruled out (taken as 0.0008-0.016).
-ROLL_SEEN = 0.02
+# surely a clearer look reads another: a face the reader gave 0.02 or more at that look on a die
+# read surely (taken as 0.016 likely: vision.dice.FACE_CALIBRATION), or any face of a die read
+# unsurely (0.015 and up), not one it all but ruled out on a die read surely (0.0008). A face
+# given 0.02-0.05 by a sure reading is the top face as often as an unsure die's least face
+# (vid 7704 out of focus: a 2 read 1 at 0.977, the 2 at 0.017 and 0.031; the 5-2 played was
+# called as a 5-1's while this floor was 0.02).
+ROLL_SEEN = 0.01
 
 
 @dataclass(frozen=True)

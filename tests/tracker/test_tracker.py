@@ -1153,6 +1153,33 @@ def test_a_roll_given_a_share_at_one_look_is_not_ruled_out_by_a_surer_misreading
     assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([5, 1], "13/8 6/5")
 
 
+def test_a_face_given_a_small_share_on_a_die_read_surely_keeps_its_roll_possible(tmp_path):
+    """Dark's 5-2, the 2 read 1 at 0.977 with the 2 at 0.017 at two looks and at 0.031 at the
+    third (the dice out of focus, vid 7704). A face given 0.02 or more on a die read surely is
+    the top face 1.6% of the time (vision.dice.FACE_CALIBRATION), as often as any face of an
+    unsurely read die: the 5-2 stays possible (ROLL_SEEN), and its 13/8 6/4 is recorded, not
+    called as a 5-1's foul."""
+    rng = np.random.default_rng(26)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/8 6/4").swapped()
+
+    def dark_dice(position, two):
+        obs = _look(position, rng, (5, 1), "left")
+        obs.dice[0]["faces"] = honest(np.array([0.001, 0.0, 0.001, 0.001, 0.892, 0.105]))
+        obs.dice[1]["faces"] = honest(np.array([0.963, 0.031, 0.004, 0.001, 0.001, 0.0]) if two
+                                      else np.array([0.977, 0.017, 0.003, 0.001, 0.001, 0.001]))
+        return obs
+
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        dark_dice(light_opened, False), dark_dice(light_opened, False), dark_dice(dark_played, True),
+        look(dark_played), look(dark_played, (4, 2))])
+    assert all(r.accepted for r in referee.rulings), [r.reason for r in referee.rulings if not r.accepted]
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([5, 2], "13/8 6/4")
+
+
 @pytest.mark.parametrize("seen", ["two dice unsure", "one die", "one die faint to the finder"])
 def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path, seen):
     """RULES 3 and 2.3: light is on the bar before dark's closed board; light's throw is glimpsed
