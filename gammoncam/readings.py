@@ -22,6 +22,7 @@ CHANCE = {roll: (1 if roll[0] == roll[1] else 2) / 36 for roll in ROLLS}  # a ro
 OPENING_ROLLS = tuple(roll for roll in ROLLS if roll[0] != roll[1])  # a tie is thrown again (RULES 2.1)
 MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
+DIE_SIDE = 3 * SAME_PLACE  # field widths
 # A roll at least this likely at some look at the dice stays possible for a call, however
 # surely a clearer look reads another: a face the reader gave 0.02 or more at that look on a die
 # read surely (taken as 0.016 likely: vision.dice.FACE_CALIBRATION), or any face of a die read
@@ -81,6 +82,17 @@ class DiceReading:
         if not self.places or not other.places:
             return self == other
         return any(np.hypot(*(np.asarray(a) - b)) <= SAME_PLACE for a in self.places for b in other.places)
+
+    def found_faintly(self, obs: Observation) -> bool:
+        """Whether ``obs`` found, too faintly to act on (:func:`read_dice` keeps none), a die
+        within a die's side of where a die of this throw lay: the throw is still on view, not
+        picked up. Out of focus a die beside a checker is found weakly and a little off (vid 7505:
+        one of the two found 0.03 away at 0.18, its face unsure, the other not at all, at one
+        settle mid-play; the throw taken for picked up resolved the half-made play, and the
+        same dice seen again were taken for the other player's throw in the wrong half: a
+        false too-few-dice call and a false re-roll call)."""
+        return any(np.hypot(*(np.asarray(d["uv"]) - p)) <= DIE_SIDE
+                   for d in obs.dice if "uv" in d for p in self.places)
 
     def _pairings(self, other: "DiceReading") -> tuple:
         """How far the dice lie from ``other``'s, paired in order and crosswise."""

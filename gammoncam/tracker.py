@@ -293,6 +293,8 @@ class Tracker:
         if cube is not None:
             self.cube_seen = cube
         dice = read_dice(obs)
+        if dice is None and self.dice_seen is not None and self.dice_seen.found_faintly(obs):
+            dice = "unsure"  # a look at the dice on view, not their pick-up
         if dice is None and self.state.phase in ("ready", "game_over"):
             self.bare_board = free_reading(logp)[0]
         if dice == "unsure":

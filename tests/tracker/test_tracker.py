@@ -1180,6 +1180,29 @@ def test_a_face_given_a_small_share_on_a_die_read_surely_keeps_its_roll_possible
     assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([5, 2], "13/8 6/4")
 
 
+def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path):
+    """Dark throws 6-5 and plays 24/18, then 18/13. At the settle between, the dice are found
+    faintly (one die, weakly, a little off where it lay: too faint to read a throw from, vid
+    7505 out of focus): the throw is still on view, not picked up with half its play made (a
+    false too-few-dice call), and the same dice seen again are not the other player's throw in
+    the wrong half (a false re-roll call). 24/13 is recorded once they are picked up."""
+    rng = np.random.default_rng(27)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    half_played = light_opened.swapped().apply("24/18").swapped()
+    dark_played = light_opened.swapped().apply("24/13").swapped()
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    faint = look(half_played, (6, 5), "left")
+    faint.dice = [{**faint.dice[0], "faces": honest(np.array([0.1, 0.1, 0.1, 0.1, 0.3, 0.3])), "score": 0.15,
+                   "uv": [faint.dice[0]["uv"][0] + 0.03, 0.5]}]
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 5), "left"), faint, look(half_played, (6, 5), "left"),
+        look(dark_played, (6, 5), "left"), look(dark_played), look(dark_played, (4, 2))])
+    assert all(r.accepted for r in referee.rulings), [r.reason for r in referee.rulings if not r.accepted]
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([6, 5], "24/13")
+
+
 @pytest.mark.parametrize("seen", ["two dice unsure", "one die", "one die faint to the finder"])
 def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path, seen):
     """RULES 3 and 2.3: light is on the bar before dark's closed board; light's throw is glimpsed
