@@ -1295,6 +1295,12 @@ class Tracker:
 
     def _cube(self, old: tuple, new: tuple, logp: np.ndarray, dice_on_view: bool) -> None:
         (v0, loc0), (v1, loc1) = old, new
+        if self.cube_called and new == self._cube_to_read_from():
+            # put back where the record keeps it after a double the referee called (RULES 6.4):
+            # no cube action, and the turn goes on (vid 8301 in a stream's compression: a throw
+            # held as unsure was taken for picked up with nothing played and called)
+            self.note("cube_moved", value=v1, location=loc1)
+            return
         self._settle_unseen()  # a cube action comes between turns
         doubled = v1 == 2 * v0 or (v0 == 1 and v1 == 2)
         if self._turned_before_the_throw(loc0, loc1):

@@ -960,6 +960,38 @@ def test_a_cube_put_back_after_a_called_double_is_read_as_the_records(tmp_path):
     assert (referee.state.cube, referee.state.owner) == (2, 0)
 
 
+def test_a_cube_put_back_after_a_called_double_does_not_end_the_turn(tmp_path):
+    """RULES 5.5, 6.4: light owns the cube at 2. Dark's 6-5 is first seen, read unsurely (held),
+    at the settle where dark turns the cube to 4: a double by the player who does not own the
+    cube, called. The cube put back at light's side is no cube action and does not end dark's
+    turn: the throw is not taken for picked up with nothing played (vid 8301 in a stream's
+    compression: called `too_few_dice`, a false call); dark's 24/13 is recorded."""
+    look = _cube_looks(28)
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    light_again = dark_played.apply("13/8 13/11")
+    dark_again = light_again.swapped().apply("24/13").swapped()
+
+    def held(obs):  # the 5 read 0.9: 6-5 at 0.97, short of recording it before its play
+        obs.dice[1]["faces"] = honest(np.array([0.02, 0.01, 0.02, 0.01, 0.9, 0.04]))
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
+        look(light_played, value=2, location="light"),  # dark doubles
+        look(light_played, (6, 4), "left", 2, "light"), look(dark_played, (6, 4), "left", 2, "light"),
+        look(dark_played, (), "right", 2, "light"),  # light took (dark threw); dark played
+        look(dark_played, (5, 2), "right", 2, "light"), look(light_again, (5, 2), "right", 2, "light"),
+        look(light_again, (), "right", 2, "light"),
+        held(look(light_again, (6, 5), "left", 4, "light")), held(look(light_again, (6, 5), "left", 2, "light")),
+        held(look(dark_again, (6, 5), "left", 2, "light")), look(dark_again, (), "right", 2, "light"),
+        look(dark_again, (4, 1), "right", 2, "light")])
+    assert [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [("not_cube_owner", 2)]
+    assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == (2, [6, 5], "24/13")
+    assert (referee.state.cube, referee.state.owner) == (2, 0)
+
+
 def test_a_cube_turned_again_at_the_takers_side_is_a_beaver_only_where_beavers_are_played(tmp_path):
     """Light doubles and lays the cube at dark's side; it is turned to 4 there. In a money
     game with beavers (RULES 5.4) dark beavered. In a match, where beavers are not played, the
