@@ -1159,21 +1159,32 @@ def test_a_roll_read_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path
     assert any(e["type"] == "unclear" and e.get("played_as") == [4, 2] for e in events)
 
 
-def test_a_roll_given_a_share_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path):
-    """Dark's 5-1, held as a 1-1 read 0.94: the 5 is read 1 at 0.996, then 1 at 0.93 with the 5
-    at 0.06. The clearest look alone rules the 5 out and the 5-1 played would be called as a
-    1-1's (vid 7416); a roll given a share of its own at some look (ROLL_SEEN) is not ruled
-    out: recorded as played."""
+@pytest.mark.parametrize("other, clear, shared, dark_play, roll", [
+    # vid 7416: the 5 of a 5-1 read 1 at 0.996, then at 0.93 with the 5 at 0.06 (1-1 at 0.94: held)
+    ((0.95, 0.002, 0.04, 0.002, 0.004, 0.002), (0.996, 0.001, 0.001, 0.001, 0.0005, 0.0005),
+     (0.93, 0.002, 0.002, 0.002, 0.06, 0.004), "13/8 6/5", [5, 1]),
+    # vid 7704 out of focus: the 2 of a 5-2 read 1 at 0.977 with the 2 at 0.017, then at 0.963
+    # with the 2 at 0.031 (the other die 5 at 0.892: 5-1 at 0.94, held)
+    ((0.001, 0.0, 0.001, 0.001, 0.892, 0.105), (0.977, 0.017, 0.003, 0.001, 0.001, 0.001),
+     (0.963, 0.031, 0.004, 0.001, 0.001, 0.0), "13/8 6/4", [5, 2]),
+])
+def test_a_roll_given_a_share_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path, other, clear, shared,
+                                                                                    dark_play, roll):
+    """Dark's throw is held as unsure; one die is read 1 at its clearest look and gives the face
+    thrown a share of its own at another. The clearest look alone rules that face out, and the
+    play would be called as the foul of a roll with a 1. A roll some look gave a share (ROLL_SEEN:
+    a face given 0.02 or more on a die read surely is the top face 1.6% of the time,
+    vision.dice.FACE_CALIBRATION, as often as any face of a die read unsurely) is not ruled out:
+    the play is recorded with the roll thrown."""
     rng = np.random.default_rng(25)
     start = Position.start()
     light_opened = start.apply("8/5 6/5")
-    dark_played = light_opened.swapped().apply("13/8 6/5").swapped()
+    dark_played = light_opened.swapped().apply(dark_play).swapped()
 
-    def dark_dice(position, five):
+    def dark_dice(position, share):
         obs = _look(position, rng, (1, 1), "left")
-        obs.dice[0]["faces"] = honest(np.array([0.93, 0.002, 0.002, 0.002, 0.06, 0.004]) if five
-                                      else np.array([0.996, 0.001, 0.001, 0.001, 0.0005, 0.0005]))
-        obs.dice[1]["faces"] = honest(np.array([0.95, 0.002, 0.04, 0.002, 0.004, 0.002]))  # 1-1 at 0.94: held
+        obs.dice[0]["faces"] = honest(np.array(other))
+        obs.dice[1]["faces"] = honest(np.array(shared if share else clear))
         return obs
 
     look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
@@ -1182,34 +1193,7 @@ def test_a_roll_given_a_share_at_one_look_is_not_ruled_out_by_a_surer_misreading
         dark_dice(light_opened, False), dark_dice(light_opened, True), dark_dice(dark_played, True),
         look(dark_played), look(dark_played, (4, 2))])
     assert all(r.accepted for r in referee.rulings), [r.reason for r in referee.rulings if not r.accepted]
-    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([5, 1], "13/8 6/5")
-
-
-def test_a_face_given_a_small_share_on_a_die_read_surely_keeps_its_roll_possible(tmp_path):
-    """Dark's 5-2, the 2 read 1 at 0.977 with the 2 at 0.017 at two looks and at 0.031 at the
-    third (the dice out of focus, vid 7704). A face given 0.02 or more on a die read surely is
-    the top face 1.6% of the time (vision.dice.FACE_CALIBRATION), as often as any face of an
-    unsurely read die: the 5-2 stays possible (ROLL_SEEN), and its 13/8 6/4 is recorded, not
-    called as a 5-1's foul."""
-    rng = np.random.default_rng(26)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    dark_played = light_opened.swapped().apply("13/8 6/4").swapped()
-
-    def dark_dice(position, two):
-        obs = _look(position, rng, (5, 1), "left")
-        obs.dice[0]["faces"] = honest(np.array([0.001, 0.0, 0.001, 0.001, 0.892, 0.105]))
-        obs.dice[1]["faces"] = honest(np.array([0.963, 0.031, 0.004, 0.001, 0.001, 0.0]) if two
-                                      else np.array([0.977, 0.017, 0.003, 0.001, 0.001, 0.001]))
-        return obs
-
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    events, referee = _tracked(tmp_path, [
-        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
-        dark_dice(light_opened, False), dark_dice(light_opened, False), dark_dice(dark_played, True),
-        look(dark_played), look(dark_played, (4, 2))])
-    assert all(r.accepted for r in referee.rulings), [r.reason for r in referee.rulings if not r.accepted]
-    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([5, 2], "13/8 6/4")
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == (roll, dark_play)
 
 
 def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path):
