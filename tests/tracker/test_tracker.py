@@ -927,6 +927,18 @@ def test_a_double_with_a_throw_not_yet_recorded_on_the_board_is_called_at_once(t
     assert referee.state.cube == 1 and referee.state.phase == "moving" and referee.state.dice == (5, 2)
 
 
+def _light_owning_the_cube(look) -> tuple[list, Position]:
+    """Looks (:func:`_cube_looks`) at a game until light owns the cube at 2: light opens 8/5 6/5,
+    dark doubles, light takes (seen as dark throws) and dark plays 24/18 13/9; and that board."""
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    return [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
+            look(light_played, value=2, location="light"),  # dark doubles
+            look(light_played, (6, 4), "left", 2, "light"), look(dark_played, (6, 4), "left", 2, "light"),
+            look(dark_played, (), "right", 2, "light")], dark_played
+
+
 def test_a_cube_put_back_after_a_called_double_is_read_as_the_records(tmp_path):
     """RULES 5.2, 6.4: light, owning the cube at 2, throws 5-2 and then turns the cube to 4 before
     dark: a double after the throw, called, which leaves the cube as it was. Put back at light's
@@ -936,9 +948,7 @@ def test_a_cube_put_back_after_a_called_double_is_read_as_the_records(tmp_path):
     from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
 
     look = _cube_looks(19)
-    start = Position.start()
-    light_played = start.apply("8/5 6/5")
-    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    opening, dark_played = _light_owning_the_cube(look)
     light_again = dark_played.apply("13/8 13/11")
 
     def blurred(obs):  # the cube surely at light's side, its 2 read half as an 8
@@ -947,11 +957,7 @@ def test_a_cube_put_back_after_a_called_double_is_read_as_the_records(tmp_path):
         obs.cube = {"value": value, "location": np.eye(len(CUBE_LOCATIONS))[CUBE_LOCATIONS.index("light")]}
         return obs
 
-    events, referee = _tracked(tmp_path, [
-        look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
-        look(light_played, value=2, location="light"),  # dark doubles
-        look(light_played, (6, 4), "left", 2, "light"), look(dark_played, (6, 4), "left", 2, "light"),
-        look(dark_played, (), "right", 2, "light"),  # light took (dark threw); dark played
+    events, referee = _tracked(tmp_path, opening + [
         look(dark_played, (5, 2), "right", 2, "light"), look(dark_played, (5, 2), "right", 4, "dark"),
         blurred(look(dark_played, (5, 2))), blurred(look(light_again, (5, 2))), blurred(look(light_again)),
         look(light_again, (), "right", 2, "light")])
@@ -967,9 +973,7 @@ def test_a_cube_put_back_after_a_called_double_does_not_end_the_turn(tmp_path):
     turn: the throw is not taken for picked up with nothing played (vid 8301 in a stream's
     compression: called `too_few_dice`, a false call); dark's 24/13 is recorded."""
     look = _cube_looks(28)
-    start = Position.start()
-    light_played = start.apply("8/5 6/5")
-    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    opening, dark_played = _light_owning_the_cube(look)
     light_again = dark_played.apply("13/8 13/11")
     dark_again = light_again.swapped().apply("24/13").swapped()
 
@@ -977,11 +981,7 @@ def test_a_cube_put_back_after_a_called_double_does_not_end_the_turn(tmp_path):
         obs.dice[1]["faces"] = honest(np.array([0.02, 0.01, 0.02, 0.01, 0.9, 0.04]))
         return obs
 
-    events, referee = _tracked(tmp_path, [
-        look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
-        look(light_played, value=2, location="light"),  # dark doubles
-        look(light_played, (6, 4), "left", 2, "light"), look(dark_played, (6, 4), "left", 2, "light"),
-        look(dark_played, (), "right", 2, "light"),  # light took (dark threw); dark played
+    events, referee = _tracked(tmp_path, opening + [
         look(dark_played, (5, 2), "right", 2, "light"), look(light_again, (5, 2), "right", 2, "light"),
         look(light_again, (), "right", 2, "light"),
         held(look(light_again, (6, 5), "left", 4, "light")), held(look(light_again, (6, 5), "left", 2, "light")),
