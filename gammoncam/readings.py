@@ -26,10 +26,10 @@ DIE_SIDE = 3 * SAME_PLACE  # field widths
 # A roll at least this likely at some look at the dice stays possible for a call, however
 # surely a clearer look reads another: a face the reader gave 0.02 or more at that look on a die
 # read surely (taken as 0.016 likely: vision.dice.FACE_CALIBRATION), or any face of a die read
-# unsurely (0.015 and up), not one it all but ruled out on a die read surely (0.0008). A face
-# given 0.02-0.05 by a sure reading is the top face as often as an unsure die's least face
-# (vid 7704 out of focus: a 2 read 1 at 0.977, the 2 at 0.017 and 0.031; the 5-2 played was
-# called as a 5-1's while this floor was 0.02).
+# unsurely (0.015 and up), the other die read surely; not one it all but ruled out on a die read
+# surely (0.0008). A face given 0.02-0.05 by a sure reading is the top face as often as an unsure
+# die's least face (vid 7704 out of focus: a 2 read 1 at 0.977, the 2 at 0.017 and 0.031; the 5-2
+# played was called as a 5-1's while this floor was 0.02).
 ROLL_SEEN = 0.01
 
 
