@@ -1018,6 +1018,29 @@ def test_a_cube_turned_again_at_the_takers_side_is_a_beaver_only_where_beavers_a
     assert (referee.state.cube, referee.state.owner, referee.state.dice) == (2, 1, (5, 2))
 
 
+def test_a_redouble_by_the_taker_tells_the_take_and_the_turn_between(tmp_path):
+    """RULES 5.3, 5.5: in a match light doubles, the cube laid at dark's side; the take and
+    light's 5-2 (13/8 13/11) go unseen, and at the first settle after them dark has turned the
+    cube to 4 and laid it before light. A redouble by the taker, who owns the cube: the take and
+    light's turn are recorded and the redouble accepted (vid 7801 in a stream's compression called
+    it double_pending, a false call)."""
+    look = _cube_looks(31)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    light_again = dark_played.apply("13/8 13/11")
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
+        look(dark_played, value=2, location="dark"), look(light_again, value=4, location="light"),
+        look(light_again, (5, 2), "left", 4, "light")], preset="tournament", match_length=5)
+    assert [e for e in events if not e.get("accepted", True)] == []
+    assert [(e["type"], e.get("player")) for e in events if e["type"] in ("double", "take", "play")][-5:] == [
+        ("double", 1), ("take", 2), ("play", 1), ("double", 2), ("take", None)]
+    assert [e["play"] for e in events if e["type"] == "play"][-1] == "13/11 13/8"
+    assert (referee.state.cube, referee.state.owner, referee.state.dice) == (4, 0, (5, 2))
+
+
 def test_a_throw_picked_up_unplayed_and_thrown_again_is_a_reroll_not_a_foul(tmp_path):
     """RULES 2.3, 7.1: dark's 6-4 is read as counting (a cocked die read flat), then picked up
     with nothing played and thrown again by dark: that throw did not count (vid 7304 called an
@@ -1969,6 +1992,31 @@ def test_new_dice_in_both_halves_after_a_turn_read_off_the_board_are_the_next_th
             if e["type"] in ("turn_missed", "play", "throw")][1:] == [
         ("turn_missed", 2, None), ("throw", 2, None), ("play", 2, None), ("throw", None, "invalid_throw"),
         ("throw", 1, None), ("play", 1, None)]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "24/21 13/11"]
+
+
+def test_new_dice_in_the_half_of_a_turn_read_off_the_board_its_dice_glimpsed_elsewhere_are_the_next_throw(tmp_path):
+    """RULES 2.3: dark's 6-4 is only glimpsed and played, the dice picked up, so the turn is
+    read off the board; then light throws into dark's half, the dice lying away from where dark's
+    were glimpsed, and throws again in their own half. Light's throw is a re-roll and dark's turn
+    stands as read. Before, dice in dark's half were taken for dark's own dice read at last, and
+    dark's play was called illegal for light's roll (vid 8609 out of focus: light's 6-1 judged as
+    a 5-4)."""
+    rng = np.random.default_rng(29)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    glimpse = look(light_opened, (6, 4), "left")
+    glimpse.dice[1]["faces"] = honest(np.array([0.0, 0.4, 0.0, 0.45, 0.1, 0.05]))  # a 4, or a 2
+    wrong_half = look(dark_played, (5, 2), "left")
+    wrong_half.dice[0]["uv"], wrong_half.dice[1]["uv"] = [0.15, 0.3], [0.3, 0.7]
+    light_played = dark_played.apply("24/21 13/11")
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        glimpse, look(dark_played), wrong_half, look(dark_played), look(dark_played, (3, 2)),
+        look(light_played, (3, 2)), look(light_played)])
+    assert [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [("invalid_throw", 1)]
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "24/21 13/11"]
 
 
