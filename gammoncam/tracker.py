@@ -303,7 +303,7 @@ class Tracker:
                 # one die found (two lying touching read as one, or one hidden): it still tells
                 # which of the rolls that make an unseen play was thrown (vid 7511: a 5-1 whose
                 # dice touched, read as one die showing 1 or 5; its 24/18 was recorded as a 4-2)
-                self._glimpse(lone)
+                self._glimpse(lone, logp)
             self.last_look = lone or self.last_look
             self._note_path(logp)
             return
@@ -317,7 +317,7 @@ class Tracker:
                 self.dice_seen = None
             if self._dance_waiting() and dice.thrower not in (None, COLOUR[self.state.on_roll]):
                 self._commit_pending("the opponent threw")  # the dance counted
-            self._glimpse(dice)
+            self._glimpse(dice, logp)
             self.last_look = dice
             if self.held is None and self.pending is None and self.in_sync and self.state.phase in ("turn", "played"):
                 # Dice never read surely (a small board) leave every settle with dice on view:
@@ -536,9 +536,16 @@ class Tracker:
         return True
 
     # -- throws ---------------------------------------------------------------------------
-    def _glimpse(self, dice: DiceReading) -> None:
+    def _glimpse(self, dice: DiceReading, logp: np.ndarray) -> None:
         if self.dice_seen is not None and self.dice_seen.same_throw(dice):
             return  # a look at a throw already seen (a hand over a die) tells nothing new
+        if (self.state.phase in ("turn", "played") and dice.thrower is not None
+                and COLOUR.index(dice.thrower) != self._due()[0] and not self._board_moved(logp)):
+            # The player not due cannot throw before the one due has played: dice in their half on
+            # a board as recorded are their last throw's, or a false find, never a throw that tells
+            # of a turn unseen (vid 7311: a checker on the bar found weakly as a die in dark's half
+            # after dark's dance was taken for a second dance, and light's play split in two).
+            return
         same = [g for g in self.glimpses if g.same_throw(dice)]
         look = dice
         if same:  # the clearer look at each die, and two dice seen over one
