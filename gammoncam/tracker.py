@@ -559,24 +559,25 @@ class Tracker:
             other, after = 1 - side, self.unseen.decision.position.swapped()
             danced = None
             looks = [g for g in self.glimpses if g.thrower in (None, COLOUR[side])]  # at that turn's dice
-            elsewhere = not any(g.same_throw(dice) for g in looks)
             if dice.thrower is None:
                 # Dice in no one half (a throw that does not count, RULES 2.3) are that turn's
                 # own only where a look at its throw saw them; new dice are the next throw (vid
                 # 7419: light's 2-1 read off the board, then dark's dice across the halves taken
                 # for light's, and light's play called illegal for a 6-3).
-                over = elsewhere
+                over = not any(g.same_throw(dice) for g in looks)
             elif COLOUR.index(dice.thrower) != side:
                 over = True  # the other player threw
             else:
                 # The player of the turn read off the board throws again: the other danced between
                 # if their throw was glimpsed, in their half or across both (as in
                 # :meth:`_played_before_danced`; vid 7311). These are the next throw too if that
-                # turn's throw was glimpsed elsewhere and seen gone since: the other player's in
+                # turn's two dice were glimpsed elsewhere and seen gone since: the other player's in
                 # the wrong half (vid 8609 out of focus: taken for light's own dice read at last,
                 # and light's play called illegal for them). Else they are the turn's own dice.
                 danced = self._dance_glimpsed(other, after, dice, either_half=True)
-                over = danced is not None or (looks and elsewhere and self.last_look is None)
+                pairs = [g for g in looks if len(g.faces) == 2]  # a die alone may be a false find
+                over = danced is not None or (bool(pairs) and not any(g.same_throw(dice) for g in pairs)
+                                              and self.last_look is None)
             if over:  # the turn read off the board is over
                 self._settle_unseen()
                 if danced is not None:
