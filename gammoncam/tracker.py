@@ -539,13 +539,17 @@ class Tracker:
     def _glimpse(self, dice: DiceReading, logp: np.ndarray) -> None:
         if self.dice_seen is not None and self.dice_seen.same_throw(dice):
             return  # a look at a throw already seen (a hand over a die) tells nothing new
-        if (self.state.phase in ("turn", "played") and dice.thrower is not None
-                and COLOUR.index(dice.thrower) != self._due()[0] and not self._board_moved(logp)):
-            # The player not due cannot throw before the one due has played: dice in their half on
-            # a board as recorded are their last throw's, or a false find, never a throw that tells
-            # of a turn unseen (vid 7311: a checker on the bar found weakly as a die in dark's half
-            # after dark's dance was taken for a second dance, and light's play split in two).
-            return
+        if self.state.phase in ("turn", "played") and dice.thrower is not None:
+            # the player to throw next: the one due, or once their throw is held, the other
+            held = self.held.thrower if self.held is not None else None
+            next_up = 1 - COLOUR.index(held) if held else self._due()[0]
+            if COLOUR.index(dice.thrower) != next_up and not self._board_moved(logp):
+                # No one throws twice before the other has played: dice in the half of the player
+                # not next on a board as recorded are their last throw's, or a false find, never
+                # a throw that tells of a turn unseen (vid 7311: a checker on the bar found weakly
+                # as a die in dark's half after dark's dance, held as unsure, was taken for a
+                # second dance, and light's play split in two).
+                return
         same = [g for g in self.glimpses if g.same_throw(dice)]
         look = dice
         if same:  # the clearer look at each die, and two dice seen over one

@@ -2020,13 +2020,16 @@ def test_new_dice_in_the_half_of_a_turn_read_off_the_board_its_dice_glimpsed_els
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "24/21 13/11"]
 
 
-def test_a_find_in_the_half_of_the_player_who_just_danced_is_no_second_dance(tmp_path):
-    """RULES 3.4: light hits, dark dances a 6-5 (read surely) and picks the dice up; a die is
-    then found weakly where dark's checker lies on the bar, read 6 or 4, in dark's half. Light
-    throws 4-2 (one die glimpsed unsurely, then read surely mid-play) and plays 8/4 6/4. Dark
-    cannot throw before light has played, so the find tells of no turn unseen: light's play is one
-    turn. Before, it was taken for a second dance by dark after a turn of light's unseen, light's
-    8/4 recorded as a 3-1 and 6/4 called too_few_dice (vid 7311: light's 6-5 split in two)."""
+@pytest.mark.parametrize("dance_held", [False, True])
+def test_a_find_in_the_half_of_the_player_who_just_danced_is_no_second_dance(tmp_path, dance_held):
+    """RULES 3.4: light hits and dark dances a 6-5, read surely (the dice then seen picked up), or
+    held as unsure (no settle without dice after it, so its turn is recorded only when light
+    throws). A die is then found weakly where dark's checker lies on the bar, read 6 or 4, in
+    dark's half. Light throws 4-2 (one die glimpsed unsurely, then read surely mid-play) and plays
+    8/4 6/4. No one throws twice before the other has played, so the find tells of no turn unseen:
+    light's play is one turn. Before, it was taken for a second dance by dark after a turn of
+    light's unseen, light's 8/4 recorded as a 3-1 and 6/4 called too_few_dice (vid 7311, the dance
+    held: light's 6-5 split in two)."""
     rng = np.random.default_rng(37)
     look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
     start = Position.start()
@@ -2039,12 +2042,15 @@ def test_a_find_in_the_half_of_the_player_who_just_danced_is_no_second_dance(tmp
                         "uv": [0.499, 0.41], "on_board": True, "half": "left"}]
     glimpse = look(light_hit, (4, 2))
     glimpse.dice[1]["faces"] = honest(np.array([0.05, 0.5, 0.05, 0.05, 0.3, 0.05]))  # a 2, or a 5
+    dance = look(light_hit, (6, 5), "left")
+    if dance_held:  # the 5 read 0.9: 6-5 short of recording it before its turn is over
+        dance.dice[1]["faces"] = honest(np.array([0.02, 0.01, 0.02, 0.01, 0.9, 0.04]))
     events, referee = _tracked(tmp_path, [
         look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
         look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
-        look(dark_played, (6, 1)), look(light_hit, (6, 1)), look(light_hit), look(light_hit, (6, 5), "left"),
-        look(light_hit), on_the_bar, glimpse, look(light_hit.apply("8/4"), (4, 2)), look(light_played, (4, 2)),
-        look(light_played), look(light_played, (3, 2), "left")])
+        look(dark_played, (6, 1)), look(light_hit, (6, 1)), look(light_hit), dance,
+        *([] if dance_held else [look(light_hit)]), on_the_bar, glimpse, look(light_hit.apply("8/4"), (4, 2)),
+        look(light_played, (4, 2)), look(light_played), look(light_played, (3, 2), "left")])
     assert [e for e in events if not e.get("accepted", True)] == []
     assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"][-2:] == [
         (2, [6, 5], ""), (1, [4, 2], "8/4 6/4")]
