@@ -2002,6 +2002,43 @@ def test_new_dice_after_a_turn_read_off_the_board_are_the_next_throw(tmp_path, l
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "24/21 13/11"]
 
 
+@pytest.mark.parametrize("dance_held", [False, True])
+def test_a_find_in_the_half_of_the_player_who_just_danced_is_no_second_dance(tmp_path, dance_held):
+    """RULES 3.4: light hits and dark dances a 6-5, read surely (the dice then seen picked up), or
+    held as unsure (no settle without dice after it, so its turn is recorded only when light
+    throws). A die is then found weakly where dark's checker lies on the bar, read 6 or 4, in
+    dark's half. Light throws 4-2 (one die glimpsed unsurely, then read surely mid-play) and plays
+    8/4 6/4. No one throws twice before the other has played, so the find tells of no turn unseen:
+    light's play is one turn. Before, it was taken for a second dance by dark after a turn of
+    light's unseen, light's 8/4 recorded as a 3-1 and 6/4 called too_few_dice (vid 7311, the dance
+    held: light's 6-5 split in two)."""
+    rng = np.random.default_rng(37)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    light_hit = dark_played.apply("13/7* 8/7")
+    light_played = light_hit.apply("8/4 6/4")
+    on_the_bar = look(light_hit)
+    on_the_bar.dice = [{"faces": honest(np.array([0.04, 0.06, 0.06, 0.38, 0.06, 0.4])), "flat": 1.0, "score": 0.3,
+                        "uv": [0.499, 0.41], "on_board": True, "half": "left"}]
+    glimpse = look(light_hit, (4, 2))
+    glimpse.dice[1]["faces"] = honest(np.array([0.05, 0.5, 0.05, 0.05, 0.3, 0.05]))  # a 2, or a 5
+    dance = look(light_hit, (6, 5), "left")
+    if dance_held:  # the 5 read 0.9: 6-5 short of recording it before its turn is over
+        dance.dice[1]["faces"] = honest(np.array([0.02, 0.01, 0.02, 0.01, 0.9, 0.04]))
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
+        look(dark_played, (6, 1)), look(light_hit, (6, 1)), look(light_hit), dance,
+        *([] if dance_held else [look(light_hit)]), on_the_bar, glimpse, look(light_hit.apply("8/4"), (4, 2)),
+        look(light_played, (4, 2)), look(light_played), look(light_played, (3, 2), "left")])
+    assert [e for e in events if not e.get("accepted", True)] == []
+    assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"][-2:] == [
+        (2, [6, 5], ""), (1, [4, 2], "8/4 6/4")]
+    assert not [e for e in events if e["type"] == "turn_missed"]
+
+
 def test_a_die_nudged_by_a_checker_is_the_throw_being_played(tmp_path):
     """Dark plays 6-4 and a checker laid against the 4 moves it (or moves its find onto a side
     face): the 6 lies where it lay, so the dice were not thrown again; dark's play is judged
