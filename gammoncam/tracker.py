@@ -826,18 +826,19 @@ class Tracker:
         reading = reading_position(free_reading(logp)[0], mover, self.state.variant)
         return margin >= self.thresholds.call and reading is not None and not mover_reached(start, reading)
 
-    def _missed_turn(self, logp: np.ndarray, thrown: DiceReading | None = None) -> None:
+    def _missed_turn(self, logp: np.ndarray, thrown: DiceReading | None = None, over: bool = True) -> None:
         """The other player threw (``thrown``, when it was their throw that told) or doubled
         while the player on roll had no throw seen: that throw and its play were missed (dice
         never read with confidence). The board shows the play, so the roll and legal play that
         explain it best are recorded (:meth:`_read_off_board`). When no play is clearly legal
         the likeliest stands on the benefit of the doubt (the turns must stay in order) and
         nothing is called until a clearly legal play shows the record agrees with the board,
-        unless the play is illegal whatever was thrown (:meth:`_foul_unseen`)."""
+        unless the play is illegal whatever was thrown (:meth:`_foul_unseen`) and the turn
+        surely ``over``: not while dice lie on view, the play perhaps half made."""
         side, before = self._due()  # whose turn was missed, and the board before it
         read = self._read_off_board([(side, before, roll) for roll in ROLLS], logp, thrown)
         decision = read.decision
-        foul = self._foul_unseen(side, before, logp, thrown) if decision.kind != "legal" else None
+        foul = self._foul_unseen(side, before, logp, thrown) if decision.kind != "legal" and over else None
         if foul is not None:
             read = foul
         elif decision.kind != "legal":
@@ -846,14 +847,18 @@ class Tracker:
         self.unseen = read
         self._settle_unseen()
 
-    def _missed_dance(self, logp: np.ndarray, thrown: DiceReading | None = None) -> bool:
+    def _missed_dance(self, logp: np.ndarray, thrown: DiceReading | None = None, doubled: bool = False) -> bool:
         """The other player acts (``thrown``: their throw) while the board shows nothing played
         by the player due, whose throw was glimpsed in their half and picked up: a roll that left
         them no play (a dance on the bar), recorded as the likeliest such roll from the glimpse.
-        Without a glimpse the turn is not assumed: their dice in the other half may be a throw
-        that does not count (RULES 2.3)."""
+        Without a glimpse the turn is not assumed after a throw: their dice in the other half
+        may be a throw that does not count (RULES 2.3). After the other player ``doubled``, the
+        cube theirs or in the middle, it is, where a roll leaves no play: a player doubles only
+        at the start of their turn (RULES 5.2), and a dance is the one turn that leaves the board
+        as it was (vid 8403 out of focus: dark's 5-3 dance unseen, light's redouble was judged as
+        dark's and called). Not for a double by a player without the cube: a face misread."""
         side, before = self._due()
-        danced = self._dance_glimpsed(side, before, thrown)
+        danced = self._dance_glimpsed(side, before, thrown) or (self._dance_unglimpsed(before) if doubled else None)
         if danced is None:
             return False
         self._record_dance(side, before, danced)
@@ -865,7 +870,7 @@ class Tracker:
         of later turns, so it is recorded as the one play there is, not judged against the board."""
         roll, glimpse, dances = danced
         self.glimpses = []
-        how = "glimpsed: no play was possible" if glimpse else "not seen: the other player played next"
+        how = "glimpsed: no play was possible" if glimpse else "not seen: the other player acted next"
         self.note("turn_missed", player=side + 1, decision="legal", rolls=[list(r) for r in dances],
                   glimpse=list(glimpse.values) if glimpse else None)
         self._submit(Throw(*roll), dice=list(roll), player=side + 1, inferred=how)
@@ -883,16 +888,22 @@ class Tracker:
         light's closed board and light's 5-4, both unseen; dark's next throw was judged against
         light's play, and the record was lost)."""
         side, before = self._due()
-        dances = [roll for roll in ROLLS if not before.plays(*roll)[0].steps]
-        if not dances:
+        unglimpsed = self._dance_unglimpsed(before)
+        if unglimpsed is None:
             return False
         read = self._read_off_board([(1 - side, before.swapped(), roll) for roll in ROLLS], logp, thrown)
         if read.decision.kind != "legal":
             return False
-        self._record_dance(side, before, self._dance_glimpsed(side, before, thrown)
-                           or (max(dances, key=CHANCE.get), None, dances))
+        self._record_dance(side, before, self._dance_glimpsed(side, before, thrown) or unglimpsed)
         self.unseen = read
         return True
+
+    @staticmethod
+    def _dance_unglimpsed(before: Position) -> tuple | None:
+        """(the likeliest roll, no glimpse, every roll) of a dance from ``before`` with its dice
+        unseen, or None where every roll leaves a play."""
+        dances = [roll for roll in ROLLS if not before.plays(*roll)[0].steps]
+        return (max(dances, key=CHANCE.get), None, dances) if dances else None
 
     def _played_before_danced(self, dice: DiceReading, logp: np.ndarray) -> None:
         """The player due throws while the board already shows a play of theirs, clearly legal
@@ -1310,6 +1321,19 @@ class Tracker:
             return False
         return place != old_place and place == self.cube_place_without_dice == COLOUR[1 - thrower]
 
+    def _doubled_before_the_turn_read(self, doubled: bool, to: str, dice_on_view: bool) -> bool:
+        """Whether the cube, seen turned and laid before ``to``, was turned before the turn read
+        off the board (:attr:`unseen`, its throw unseen), and taken: that turn is the doubler's,
+        and ``to``'s dice lie glimpsed on view, so the doubler's turn is over and the taker's begun.
+        A player doubles only at the start of their own turn (RULES 5.2), so its face was read
+        late (vid 8403 out of focus: dark doubled, light took, dark's 4-3 went unseen; the cube
+        read only in light's next turn was taken for a double after it, and light's play, half
+        made, was read as a whole turn and called)."""
+        read, look = self.unseen, self.last_look
+        return (read is not None and doubled and to in COLOUR and read.side == 1 - COLOUR.index(to)
+                and self.state.phase in ("turn", "played") and dice_on_view and look is not None
+                and look.thrower == to)
+
     def _cube(self, old: tuple, new: tuple, logp: np.ndarray, dice_on_view: bool) -> None:
         (v0, loc0), (v1, loc1) = old, new
         if self.cube_called and new == self._cube_to_read_from():
@@ -1318,8 +1342,15 @@ class Tracker:
             # held as unsure was taken for picked up with nothing played and called)
             self.note("cube_moved", value=v1, location=loc1)
             return
-        self._settle_unseen()  # a cube action comes between turns
         doubled = v1 == 2 * v0 or (v0 == 1 and v1 == 2)
+        if self._doubled_before_the_turn_read(doubled, loc1, dice_on_view):
+            doubler = self.unseen.side
+            self._submit(Double(), player=doubler + 1, value=v1)
+            if self.state.phase == "doubled":
+                self._submit(Take(), player=2 - doubler, value=v1, inferred="the doubler played next")
+            self._settle_unseen()
+            return
+        self._settle_unseen()  # a cube action comes between turns
         if self._turned_before_the_throw(loc0, loc1):
             self.note("unclear", what="a cube turned before the throw, its face read only after it: not recorded",
                       value=v1, location=loc1)
@@ -1374,10 +1405,16 @@ class Tracker:
                 if self.state.phase in ("turn", "played") and doubler != self._due()[0] and self._board_moved(logp):
                     # The board shows the turn of the player due, never seen thrown: record it
                     # first, so the double is judged as the doubler's (vid 7105: an illegal
-                    # redouble was taken for the owner's, the owner's turn unseen).
-                    self._missed_turn(logp)
+                    # redouble was taken for the owner's, the owner's turn unseen). With dice on
+                    # view, the cube's face read late, that turn may be half made: no foul.
+                    self._missed_turn(logp, over=not dice_on_view)
                 if self.state.phase in ("turn", "played") and doubler != self._due()[0]:
-                    self._missed_dance(logp)
+                    self._missed_dance(logp, doubled=self.state.owner in (None, doubler))
+                if self.state.phase in ("turn", "played") and doubler != self._due()[0]:
+                    # No turn of the player due explains the board: the record cannot have the
+                    # doubler on roll, and the referee would judge the double as the player due's.
+                    self.note("unclear", what="a cube turned by the player not due to throw", value=v1, location=loc1)
+                    return
                 self._submit(Double(), player=doubler + 1, value=v1)
                 return
         if phase == "doubled" and v1 == v0 and loc1 in COLOUR:

@@ -1041,6 +1041,72 @@ def test_a_redouble_by_the_taker_tells_the_take_and_the_turn_between(tmp_path):
     assert (referee.state.cube, referee.state.owner, referee.state.dice) == (4, 0, (5, 2))
 
 
+@pytest.mark.parametrize("dark_seen", [False, True])
+def test_a_double_read_late_in_the_takers_turn_is_no_foul(tmp_path, dark_seen):
+    """RULES 5.2, 7.1: after light's opening dark doubles and light takes, the cube not read
+    (out of focus); dark plays 24/18 13/9, and light's 6-1 is half played (6/5, no roll's whole
+    play), one die glimpsed, when the cube is first read at light's side at 2. Dark's throw
+    unseen, the double came before it: double, take and dark's turn are recorded in that
+    order, and light's 13/7* 6/5 then. Dark's throw seen, the turn recorded before the double cannot be
+    put after it, but light's play, dice still on view, may be half made: no call either way
+    (vid 8403 out of focus called light's 25/23 of a 4-2 no_such_play, a false call)."""
+    rng = np.random.default_rng(37)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)  # the cube unread
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    light_half = dark_played.apply("6/5")
+    light_played = dark_played.apply("13/7* 6/5")
+    dark_turn = ([look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left")] if dark_seen else [])
+    events, referee = _tracked(tmp_path, [
+        _with_cube(look(start), 1, "middle"), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        *dark_turn, look(dark_played),
+        _glimpsed(look(light_half), (6,), "right"), _with_cube(_glimpsed(look(light_half), (6,), "right"), 2, "light"),
+        _with_cube(look(light_played), 2, "light"), _with_cube(look(light_played, (4, 1), "left"), 2, "light")])
+    assert [e for e in events if not e.get("accepted", True)] == []
+    acts = [(e["type"], e.get("player")) for e in events if e["type"] in ("double", "take", "play")]
+    if not dark_seen:
+        assert acts[1:] == [("double", 2), ("take", 1), ("play", 2), ("play", 1)]
+        assert [e["play"] for e in events if e["type"] == "play"][-1] == "13/7* 6/5"
+        assert (referee.state.cube, referee.state.owner) == (2, 0)
+    else:
+        assert ("double", 2) in acts
+
+
+def test_a_redouble_on_a_board_unchanged_tells_the_other_players_dance(tmp_path):
+    """RULES 3.4, 5.2: light owns the cube at 2 and hits with 6-1 (13/7* 8/7); dark, on the bar
+    before light's 5 and 6 points, dances unseen; light redoubles to 4 at dark's side. A player
+    doubles only at the start of their own turn, and only a dance leaves the board as it was:
+    the dance is recorded and the redouble accepted as light's (vid 8403 out of focus judged it
+    as dark's, called not_cube_owner). Where dark owns the cube, the same reading is a face
+    misread (light may not double): nothing is recorded, nothing called."""
+    look = _cube_looks(41)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    opening, dark_played = _light_owning_the_cube(look)
+    light_hit = dark_played.apply("13/7* 8/7")
+    events, referee = _tracked(tmp_path, opening + [
+        look(dark_played, (6, 1), "right", 2, "light"), look(light_hit, (6, 1), "right", 2, "light"),
+        look(light_hit, (), "right", 2, "light"), look(light_hit, (), "right", 4, "dark"),
+        look(light_hit, (5, 2), "right", 4, "dark")])
+    assert [e for e in events if not e.get("accepted", True)] == []
+    danced = next(e for e in events if e["type"] == "turn_missed")
+    assert danced["player"] == 2 and danced["rolls"] == [[5, 5], [6, 5], [6, 6]]
+    assert [(e["type"], e.get("player")) for e in events if e["type"] in ("double", "take")][-2:] == [
+        ("double", 1), ("take", None)]
+    assert (referee.state.cube, referee.state.owner, referee.state.dice) == (4, 1, (5, 2))
+    (tmp_path / "misread").mkdir()
+    events, referee = _tracked(tmp_path / "misread", [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
+        look(dark_played, value=2, location="dark"),  # light doubles, dark takes
+        look(dark_played, (6, 1), "right", 2, "dark"), look(light_hit, (6, 1), "right", 2, "dark"),
+        look(light_hit, (), "right", 2, "dark"), look(light_hit, (), "right", 4, "dark")])
+    assert [e for e in events if not e.get("accepted", True)] == []
+    assert [e["what"] for e in events if e["type"] == "unclear"][-1] == "a cube turned by the player not due to throw"
+    assert (referee.state.cube, referee.state.owner) == (2, 1)
+
+
 def test_a_throw_picked_up_unplayed_and_thrown_again_is_a_reroll_not_a_foul(tmp_path):
     """RULES 2.3, 7.1: dark's 6-4 is read as counting (a cocked die read flat), then picked up
     with nothing played and thrown again by dark: that throw did not count (vid 7304 called an
