@@ -182,6 +182,10 @@ class Tracker:
     # where the record keeps it (RULES 6.4), so its unsure faces are told from there
     # (:meth:`_cube_to_read_from`).
     cube_called: bool = False
+    # True from a cube turned that the record could not take (noted unclear in :meth:`_cube`)
+    # till the cube is read where and as the record keeps it, or a new game starts: meanwhile a
+    # double the referee would call, judged against the record's cube, is noted, not called.
+    cube_off_record: bool = False
     # Looks at dice whose faces were too unsure to record a throw from, since the last throw was
     # seen (latest last; looks at dice lying still merged): when a turn turns out missed, they
     # tell which of the rolls that make the play on view was thrown (vid 7119: 4-3, 5-2 and 6-1
@@ -240,6 +244,9 @@ class Tracker:
     def _submit(self, event, **info) -> object:
         if isinstance(event, (Throw, OpeningThrow)):
             self.offered_with_throw = False
+        if isinstance(event, Double) and self.cube_off_record and not self.state.apply(event)[1].accepted:
+            self.note("unclear", what="a double judged against a cube the record does not have", **info)
+            return None
         ruling = self.referee.submit(event)
         if isinstance(event, Double) and not ruling.accepted:
             self.cube_called = True
@@ -292,6 +299,8 @@ class Tracker:
             self._cube(self.cube_seen, cube, logp, read_dice(obs) is not None)
         if cube is not None:
             self.cube_seen = cube
+            if cube == self._recorded_cube():
+                self.cube_off_record = False
         dice = read_dice(obs)
         if dice is None and self.dice_seen is not None and self.dice_seen.found_faintly(obs):
             dice = "unsure"  # a look at the dice on view, not their pick-up
@@ -411,8 +420,10 @@ class Tracker:
         seen, or after a double the referee called, as the record keeps it, where it goes back
         (vid 9402 out of focus: the cube put back at its owner's side, read half as 8, was taken
         for twice the 4 seen offered at the other side, a double by the other player, and called)."""
-        if not self.cube_called:
-            return self.cube_seen
+        return self._recorded_cube() if self.cube_called else self.cube_seen
+
+    def _recorded_cube(self) -> tuple:
+        """The cube as the record keeps it: (value, "middle" or its owner's colour)."""
         return (self.state.cube, "middle" if self.state.owner is None else COLOUR[self.state.owner])
 
     def _centred_cube(self) -> int | None:
@@ -480,7 +491,7 @@ class Tracker:
     def _new_game(self, first: int | None = None) -> None:
         self._submit(NewGame(first=first, **(self.joined_at if self.state.game == 0 else {})))
         self.pending = None
-        self.in_sync, self.joined = True, False
+        self.in_sync, self.joined, self.cube_off_record = True, False, False
 
     def _join(self, logp: np.ndarray, thrower: int | None, info: dict) -> bool:
         """Join the game in progress on view at a throw (a camera that came in mid-game): it
@@ -1414,6 +1425,7 @@ class Tracker:
                     # No turn of the player due explains the board: the record cannot have the
                     # doubler on roll, and the referee would judge the double as the player due's.
                     self.note("unclear", what="a cube turned by the player not due to throw", value=v1, location=loc1)
+                    self.cube_off_record = True
                     return
                 self._submit(Double(), player=doubler + 1, value=v1)
                 return

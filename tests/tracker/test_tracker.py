@@ -1107,6 +1107,35 @@ def test_a_redouble_on_a_board_unchanged_tells_the_other_players_dance(tmp_path)
     assert (referee.state.cube, referee.state.owner) == (2, 1)
 
 
+def test_a_double_judged_against_a_cube_the_record_lost_is_not_called(tmp_path):
+    """RULES 5.5: light owns the cube at 2 and redoubles to 4, taken, while the cube goes unread;
+    light's 6-1 is recorded. Read at last at dark's side in dark's turn, the cube is no double the
+    record can take (dark has not played, and cannot have danced): noted unclear. The record keeps
+    the cube at 2, light's, so dark's redouble to 8, two turns on, judged against it would be
+    called not_cube_owner, a false call (the risk vid 8204 out of focus left): it is noted, not
+    called, till the cube is read as the record keeps it."""
+    rng = np.random.default_rng(43)
+    unread = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    look = _cube_looks(43)
+    opening, dark_played = _light_owning_the_cube(look)
+    light_moved = dark_played.apply("24/18 24/23")
+    dark_moved = light_moved.swapped().apply("13/8 13/11").swapped()
+    light_again = dark_moved.apply("13/9 6/5")
+    events, referee = _tracked(tmp_path, opening + [
+        unread(dark_played, (6, 1)), unread(light_moved, (6, 1)), unread(light_moved),
+        look(light_moved, (), "right", 4, "dark"),
+        look(light_moved, (5, 2), "left", 4, "dark"), look(dark_moved, (5, 2), "left", 4, "dark"),
+        look(dark_moved, (), "right", 4, "dark"),
+        look(dark_moved, (4, 1), "right", 4, "dark"), look(light_again, (4, 1), "right", 4, "dark"),
+        look(light_again, (), "right", 4, "dark"), look(light_again, (), "right", 8, "light"),
+        look(light_again, (3, 2), "left", 8, "light")])
+    assert [e for e in events if not e.get("accepted", True)] == []
+    assert [e["what"] for e in events if e["type"] == "unclear" and "cube" in e["what"]] == [
+        "a cube turned by the player not due to throw", "a double judged against a cube the record does not have"]
+    assert [e["play"] for e in events if e["type"] == "play"][-2:] == ["13/11 13/8", "13/9 6/5"]
+    assert (referee.state.cube, referee.state.owner, referee.state.dice) == (2, 0, (3, 2))
+
+
 def test_a_throw_picked_up_unplayed_and_thrown_again_is_a_reroll_not_a_foul(tmp_path):
     """RULES 2.3, 7.1: dark's 6-4 is read as counting (a cocked die read flat), then picked up
     with nothing played and thrown again by dark: that throw did not count (vid 7304 called an
