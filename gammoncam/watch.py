@@ -321,7 +321,7 @@ def transcript_text(referee) -> str:
 def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: dict | None = None) -> dict:
     """The web page's state (web_ui/SCHEMA.md) from the referee session; ``seen``: dice read but
     not yet recorded (``{"dice", "player"}``), shown until the referee has a throw."""
-    from web_ui.board import board_state, pip_counts
+    from web_ui.board import board_state, crawford_flag, pip_counts
 
     s = referee.state
     profile = referee.profile
@@ -339,8 +339,7 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
         "variant": variant, "profile": profile.name.replace("-", "_"), "mode": mode,
         "players": {"1": "Light", "2": "Dark"}, "match_length": profile.match_length,
         "score": {"1": s.score[0], "2": s.score[1]},
-        "crawford": (None if not profile.is_match
-                     else "crawford" if s.crawford else "post" if s.post_crawford else "pre"),
+        "crawford": crawford_flag(profile.match_length, s.crawford, s.post_crawford),
         "game": s.game, "turn": len(plays), "on_roll": None if s.on_roll is None else s.on_roll + 1,
         "dice": sorted(s.dice, reverse=True) if s.dice else [],
         "dice_seen": dict(seen) if seen and not s.dice else None,

@@ -71,16 +71,15 @@ def pip_counts(board: dict, variant: str) -> dict:
     return pips
 
 
-def crawford_flag(score: dict, match_length: int, crawford_game_played: bool,
-                  crawford_now: bool) -> str | None:
-    """``pre``, ``crawford`` or ``post`` in a match (RULES 6.2); None in money play."""
+def crawford_flag(match_length: int, crawford_now: bool, crawford_played: bool) -> str | None:
+    """``pre``, ``crawford`` or ``post`` in a match (RULES 6.2); None in money play.
+
+    >>> crawford_flag(7, False, True), crawford_flag(0, False, False)
+    ('post', None)
+    """
     if not match_length:
         return None
-    if crawford_now:
-        return "crawford"
-    if crawford_game_played:
-        return "post"
-    return "pre"
+    return "crawford" if crawford_now else "post" if crawford_played else "pre"
 
 
 def empty_state(variant: str = "backgammon", *, profile: str = "tournament",
@@ -92,7 +91,7 @@ def empty_state(variant: str = "backgammon", *, profile: str = "tournament",
         "variant": variant, "profile": profile, "mode": "monitor",
         "players": {"1": players[0], "2": players[1]},
         "match_length": match_length, "score": {"1": 0, "2": 0},
-        "crawford": "pre" if match_length else None,
+        "crawford": crawford_flag(match_length, False, False),
         "game": 1, "turn": 0, "on_roll": None, "dice": [],
         "cube": {"value": 1, "owner": None, "offered": False},
         "board": board, "pips": pip_counts(board, variant) if aids else None,

@@ -25,7 +25,7 @@ import time
 from engine import VARIANTS, InvalidPlayError, Position
 from engine.errors import EngineError
 from engine.xgid import XGID
-from web_ui.board import PROFILES, board_state, pip_counts, transcript_from_state
+from web_ui.board import PROFILES, board_state, crawford_flag, pip_counts, transcript_from_state
 from web_ui.feed import ActionRejected, LiveFeed
 
 DEFAULT_PLAYERS = ("Ana Light", "Boris Dark")
@@ -98,8 +98,7 @@ class DemoSession:
             "variant": self.variant, "profile": self.profile, "mode": self.mode,
             "players": dict(self.players), "match_length": self.match_length,
             "score": dict(self.score),
-            "crawford": None if not self.match_length else
-            ("crawford" if self.crawford_now else "post" if self.crawford_played else "pre"),
+            "crawford": crawford_flag(self.match_length, self.crawford_now, self.crawford_played),
             "game": self.game, "turn": self.turn, "on_roll": self.on_roll,
             "dice": list(self.dice), "cube": dict(self.cube), "board": board,
             "pips": pip_counts(board, self.variant) if aids else None,

@@ -126,11 +126,6 @@ class LiveFeed:
         with self._cond:
             return json.loads(self._state_text)
 
-    def state_json(self) -> str:
-        """The current state as JSON text."""
-        with self._cond:
-            return self._state_text
-
     def snapshot(self) -> tuple[int, str]:
         """``(last event id, state JSON text)``, read together."""
         with self._cond:

@@ -296,3 +296,21 @@ def test_a_game_with_no_result_ends_unseen_and_the_next_is_judged():
     call = only_call(replay_text(text.replace("Game 2\n a : 0                       b : 0\n  1) 31: 8/5 6/5",
                                               "Game 2\n a : 0                       b : 0\n  1) 31: 8/4 6/5")))
     assert (call.game, call.turn, call.player, call.kind) == (2, 1, 1, "illegal_play")
+
+
+def test_the_page_names_the_crawford_game_and_the_games_after_it():
+    """RULES 6.2 on the page: a 5-point match at 0-0, 2-0, then 4-0: the third game is the
+    Crawford game, the fourth and fifth come after it (``feed_state``'s ``crawford``)."""
+    from engine.match import NewGame
+    from gammoncam.referee import Referee
+    from gammoncam.replay import transcript_profile
+    from gammoncam.watch import feed_state
+
+    transcript = parse_transcript((CORPUS / "match10329741.txt").read_text(encoding="utf-8"))
+    assert [g.score for g in transcript.games] == [(0, 0), (2, 0), (4, 0), (4, 1), (4, 2)]
+    referee, flags = Referee(transcript_profile(transcript)), []
+    for event in Replay("match10329741.txt").run(transcript).events:
+        referee.submit(event)
+        if isinstance(event, NewGame):
+            flags.append(feed_state(referee)["crawford"])
+    assert flags == ["pre", "pre", "crawford", "post", "post"]
