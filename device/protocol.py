@@ -26,7 +26,7 @@ MAX_LINE = 64
 # Sequence numbers run 1..MAX_SEQ and wrap to 1; 0 is never used.
 MAX_SEQ = 65535
 
-# STATE text: printable ASCII, at most this many characters (a 2x24 or 1x40 display fits it).
+# STATE text: printable ASCII, at most this many characters (a 2x24 display fits it).
 MAX_STATE = 48
 
 # The kinds of call the tracker makes. A box shows any other kind as a generic call.

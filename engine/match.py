@@ -367,7 +367,8 @@ class GameResult:
 #: RULES 7.1), the game over, the match over.
 PHASES = ("ready", "opening", "turn", "doubled", "beavered", "moving", "played", "game_over",
           "match_over")
-_IN_GAME = ("turn", "doubled", "beavered", "moving", "played")
+#: The phases of a game in progress, its opening throw made.
+IN_GAME = ("turn", "doubled", "beavered", "moving", "played")
 
 
 @dataclass(frozen=True)
@@ -685,12 +686,12 @@ class MatchState:
         if event.kind not in self.variant.result_values:
             raise InvalidEventError(f"{self.variant.name} has no {event.kind!r} to resign "
                                     f"(one of {', '.join(self.variant.result_values)})")
-        if self.phase not in _IN_GAME + ("opening",):
+        if self.phase not in IN_GAME + ("opening",):
             return self, Ruling.call("no_game")
         return self._with(resignation=(event.side, event.kind)), Ruling()
 
     def _on_accept_resignation(self, event):
-        if self.resignation is None or self.phase not in _IN_GAME + ("opening",):
+        if self.resignation is None or self.phase not in IN_GAME + ("opening",):
             return self, Ruling.call("no_resignation")
         side, kind = self.resignation
         state = self._with(pending=None)._end_game(1 - side, kind, "resign")
@@ -702,7 +703,7 @@ class MatchState:
         return self._with(resignation=None), Ruling()
 
     def _on_end_unseen(self, event: EndUnseen):
-        if self.phase not in _IN_GAME + ("opening",):
+        if self.phase not in IN_GAME + ("opening",):
             return self, Ruling.call("no_game")
         return (self._with(phase="game_over", result=None, resignation=None, pending=None),
                 Ruling(note="game over: its end was not seen; no result recorded"))
@@ -719,10 +720,8 @@ class MatchState:
         points = self.game_points(kind) if points is None else points
         score = list(self.score)
         ledger = list(self.ledger)
-        if self.profile.is_match:
-            score[winner] += points
-        else:
-            score[winner] += points
+        score[winner] += points
+        if not self.profile.is_match:
             money = points * self.profile.stake  # RULES 8: stake x value x cube
             ledger[winner] += money
             ledger[1 - winner] -= money

@@ -112,11 +112,7 @@ def match_id(state: MatchState) -> str:
 
 def position_of(state: MatchState):
     """The position as GNU Backgammon holds it: seen from the side its Match ID puts on roll."""
-    if state.position is None:
-        return None
-    key = match_key(state)
-    viewer = state.on_roll if state.on_roll is not None else 0
-    return state.position if key["move"] == viewer else state.position.swapped()
+    return None if state.position is None else state.board_of(match_key(state)["move"])
 
 
 def gnubg_id(state: MatchState) -> str:

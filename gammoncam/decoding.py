@@ -309,7 +309,7 @@ def blocked_points(before: Position) -> np.ndarray:
     """The mover's point indices (0..23) the opponent blocks in ``before`` (RULES 3.2)."""
     variant = before.variant
     theirs = before.board[25:49][variant.facing]  # the opponent's counts on the mover's points
-    return np.flatnonzero(theirs >= (2 if variant.name == "backgammon" else 1))
+    return np.flatnonzero(theirs >= variant.block_min)
 
 
 def mixed_stack_play(before: Position, dice: tuple, mover: str, logp: np.ndarray, mixed: np.ndarray | None,

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engine.errors import InvalidPlayError
-from engine.match import (AcceptResignation, Beaver, Double, Drop, EndUnseen, InvalidEventError, NewGame, OpeningThrow,
-                          Played, Raccoon, Resign, Take, Throw)
+from engine.match import (IN_GAME, AcceptResignation, Beaver, Double, Drop, EndUnseen, InvalidEventError, NewGame,
+                          OpeningThrow, Played, Raccoon, Resign, Take, Throw)
 from engine.profiles import Profile, profile as preset
 from engine.transcript import Action, GameRecord, Transcript
 from engine.variant import LONG_NARDY
@@ -137,7 +137,7 @@ class Replay:
             self._warn(game, f"a game at {game.score[0]}-{game.score[1]} in a "
                              f"{profile.match_length} point match", game.line)
             return
-        if state.phase in ("turn", "doubled", "beavered", "moving", "played"):
+        if state.phase in IN_GAME:
             # the game before has no result: it ended unseen (a watched session's record of a
             # resignation agreed at the table, or a transcript cut short); its score stands
             referee.submit(EndUnseen())
@@ -231,7 +231,7 @@ class Replay:
         return off_record or not ruling.accepted
 
     @staticmethod
-    def _capped(state, winner: int, points: int, before: int) -> bool:
+    def _capped(state, points: int, before: int) -> bool:
         """A match-winning game's "Wins" line written as the points needed (Studio) or as
         the winner's final score, the match length (Galaxy)."""
         length = state.profile.match_length
@@ -248,11 +248,11 @@ class Replay:
                                  f"{result.winner + 1 if result else '?'}", action.line)
                 return
             before = state.score[winner] - result.points
-            if points != result.points and not self._capped(state, winner, points, before):
+            if points != result.points and not self._capped(state, points, before):
                 self._warn(game, f"Wins {points} point, computed {result.points} "
                                  f"({result.kind} x cube {state.cube})", action.line)
             return
-        if state.phase not in ("opening", "turn", "doubled", "beavered", "moving", "played"):
+        if state.phase not in IN_GAME + ("opening",):
             self._warn(game, f"Wins {points} point with no game in progress", action.line)
             return
         # the game ended before its last position was finished: resigned (RULES 4.4)
@@ -262,8 +262,7 @@ class Replay:
             self._warn(game, f"Wins {points} point: more than {state.game_points(kinds[-1])}, the "
                              f"most a game can score with the cube at {state.cube}", action.line)
             kind = kinds[-1]
-        elif state.game_points(kind) != points and not self._capped(state, winner, points,
-                                                                    state.score[winner]):
+        elif state.game_points(kind) != points and not self._capped(state, points, state.score[winner]):
             self._warn(game, f"Wins {points} point: a resignation scores a multiple of the "
                              f"cube ({state.cube})", action.line)
         referee.submit(Resign(1 - winner, kind))

@@ -620,7 +620,7 @@ class Tracker:
                          why="picked up unplayed and thrown again: the throw did not count")
         if self.pending is not None:
             self._commit_pending("the opponent threw")
-        self._rethrown(dice, logp)
+        self._rethrown(dice)
         if self.state.phase == "moving":  # the dice changed while a play was open: the turn ended
             self._end_play(logp)
         if self.state.phase == "doubled":
@@ -665,7 +665,7 @@ class Tracker:
         if thrower is not None and self.state.phase in ("turn", "played") and thrower != self._due()[0]:
             if not self._shows(self._due()[1], COLOUR[self._due()[0]], logp):
                 self._missed_turn(logp, dice)
-            elif self._missed_dance(logp, dice):
+            elif self._missed_dance(dice):
                 pass
             elif self.variant == "backgammon":
                 # Nobody has played since the last play recorded, so the player due threw into
@@ -700,7 +700,7 @@ class Tracker:
                   "player's in the wrong half", dice=list(dice.values), player=thrower + 1)
         return True
 
-    def _rethrown(self, dice: DiceReading, logp: np.ndarray) -> None:
+    def _rethrown(self, dice: DiceReading) -> None:
         """The player due throws again; their last throw was seen only in part (faces too unsure
         to record, or one die alone) and read as perhaps not counting (:data:`RETHROWN`; a die
         alone, the other unfound, never surely counts), then seen gone with nothing surely
@@ -858,7 +858,7 @@ class Tracker:
         self.unseen = read
         self._settle_unseen()
 
-    def _missed_dance(self, logp: np.ndarray, thrown: DiceReading | None = None, doubled: bool = False) -> bool:
+    def _missed_dance(self, thrown: DiceReading | None = None, doubled: bool = False) -> bool:
         """The other player acts (``thrown``: their throw) while the board shows nothing played
         by the player due, whose throw was glimpsed in their half and picked up: a roll that left
         them no play (a dance on the bar), recorded as the likeliest such roll from the glimpse.
@@ -1420,7 +1420,7 @@ class Tracker:
                     # view, the cube's face read late, that turn may be half made: no foul.
                     self._missed_turn(logp, over=not dice_on_view)
                 if self.state.phase in ("turn", "played") and doubler != self._due()[0]:
-                    self._missed_dance(logp, doubled=self.state.owner in (None, doubler))
+                    self._missed_dance(doubled=self.state.owner in (None, doubler))
                 if self.state.phase in ("turn", "played") and doubler != self._due()[0]:
                     # No turn of the player due explains the board: the record cannot have the
                     # doubler on roll, and the referee would judge the double as the player due's.

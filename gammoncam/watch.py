@@ -321,14 +321,15 @@ def transcript_text(referee) -> str:
 def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: dict | None = None) -> dict:
     """The web page's state (web_ui/SCHEMA.md) from the referee session; ``seen``: dice read but
     not yet recorded (``{"dice", "player"}``), shown until the referee has a throw."""
-    from web_ui.board import board_state, crawford_flag, pip_counts
+    from web_ui.board import board_state, crawford_flag, page_pips
 
     s = referee.state
     profile = referee.profile
-    variant = s.variant.name
+    variant, name = s.variant.name, profile.name.replace("-", "_")
     board = board_state(s.position, (s.on_roll or 0) + 1) if s.position is not None else None
     plays = []
     transcript = session_transcript(profile, referee.events)
+    current = transcript.games[-1].actions if transcript.games else ()
     for game in transcript.games:
         for a in game.actions:
             if a.kind == "play" and a.play:
@@ -336,15 +337,16 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
                               "dice": list(a.dice), "play": a.play})
     last_call = calls[-1] if calls else None
     return {
-        "variant": variant, "profile": profile.name.replace("-", "_"), "mode": mode,
+        "variant": variant, "profile": name, "mode": mode,
         "players": {"1": "Light", "2": "Dark"}, "match_length": profile.match_length,
         "score": {"1": s.score[0], "2": s.score[1]},
         "crawford": crawford_flag(profile.match_length, s.crawford, s.post_crawford),
-        "game": s.game, "turn": len(plays), "on_roll": None if s.on_roll is None else s.on_roll + 1,
+        "game": s.game, "turn": current[-1].number if current else 0,
+        "on_roll": None if s.on_roll is None else s.on_roll + 1,
         "dice": sorted(s.dice, reverse=True) if s.dice else [],
         "dice_seen": dict(seen) if seen and not s.dice else None,
         "cube": {"value": s.cube, "owner": None if s.owner is None else s.owner + 1, "offered": s.phase == "doubled"},
-        "board": board, "pips": pip_counts(board, variant) if board else None,
+        "board": board, "pips": page_pips(board, variant, name) if board else None,
         "plays": plays, "call": last_call, "calls": list(calls or []), "ids": {"gnubg": None, "xgid": None},
     }
 

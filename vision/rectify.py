@@ -128,16 +128,6 @@ class Field:
         M = cv2.getPerspectiveTransform(self.to_image(quad_uv).astype(np.float32), dst)
         return cv2.warpPerspective(image, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    def rectified(self, image: np.ndarray, width: int = 480, margin: float = 0.0) -> np.ndarray:
-        """The whole field top-down, ``width`` pixels across (height by the field's mean aspect)."""
-        c = self.corners
-        aspect = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / max(
-            1e-6, np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3]))
-        height = int(round(width * float(np.clip(aspect, 0.4, 1.5))))
-        m = margin
-        quad = np.array([[-m, -m], [1 + m, -m], [1 + m, 1 + m], [-m, 1 + m]])
-        return self.crop(image, quad, (width, height))
-
 
 def quad(u0: float, u1: float, v0: float, v1: float) -> np.ndarray:
     """The field quadrilateral from (u0, v0) to (u1, v1), TL TR BR BL; v1 < v0 flips it upside down."""

@@ -23,7 +23,6 @@ PROFILES = {
     "long_nardy_match": {"label": "Long nardy match", "aids": False},
 }
 MODES = ("monitor", "silent")
-CALL_KINDS = ("illegal_play", "illegal_double", "reroll")
 
 
 def player_sides(position: Position, on_roll: int) -> tuple[tuple, tuple, int, int]:
@@ -71,6 +70,12 @@ def pip_counts(board: dict, variant: str) -> dict:
     return pips
 
 
+def page_pips(board: dict, variant: str, profile: str) -> dict | None:
+    """The state's ``pips``: :func:`pip_counts`, or None where ``profile`` allows no aids (a
+    tournament's players may not be shown them)."""
+    return pip_counts(board, variant) if PROFILES.get(profile, {}).get("aids", False) else None
+
+
 def crawford_flag(match_length: int, crawford_now: bool, crawford_played: bool) -> str | None:
     """``pre``, ``crawford`` or ``post`` in a match (RULES 6.2); None in money play.
 
@@ -86,7 +91,6 @@ def empty_state(variant: str = "backgammon", *, profile: str = "tournament",
                 players=("Player 1", "Player 2"), match_length: int = 7) -> dict:
     """A state before the first throw of a match, with the start position on the board."""
     board = board_state(Position.start(variant), on_roll=1)
-    aids = PROFILES.get(profile, {}).get("aids", False)
     return {
         "variant": variant, "profile": profile, "mode": "monitor",
         "players": {"1": players[0], "2": players[1]},
@@ -94,7 +98,7 @@ def empty_state(variant: str = "backgammon", *, profile: str = "tournament",
         "crawford": crawford_flag(match_length, False, False),
         "game": 1, "turn": 0, "on_roll": None, "dice": [],
         "cube": {"value": 1, "owner": None, "offered": False},
-        "board": board, "pips": pip_counts(board, variant) if aids else None,
+        "board": board, "pips": page_pips(board, variant, profile),
         "plays": [], "call": None, "calls": [], "ids": {"gnubg": None, "xgid": None},
     }
 

@@ -25,7 +25,7 @@ import time
 from engine import VARIANTS, InvalidPlayError, Position
 from engine.errors import EngineError
 from engine.xgid import XGID
-from web_ui.board import PROFILES, board_state, crawford_flag, pip_counts, transcript_from_state
+from web_ui.board import board_state, crawford_flag, page_pips, transcript_from_state
 from web_ui.feed import ActionRejected, LiveFeed
 
 DEFAULT_PLAYERS = ("Ana Light", "Boris Dark")
@@ -93,7 +93,6 @@ class DemoSession:
     def state(self) -> dict:
         position, mover = self._board_position()
         board = board_state(position, mover)
-        aids = PROFILES.get(self.profile, {}).get("aids", False)
         return {
             "variant": self.variant, "profile": self.profile, "mode": self.mode,
             "players": dict(self.players), "match_length": self.match_length,
@@ -101,7 +100,7 @@ class DemoSession:
             "crawford": crawford_flag(self.match_length, self.crawford_now, self.crawford_played),
             "game": self.game, "turn": self.turn, "on_roll": self.on_roll,
             "dice": list(self.dice), "cube": dict(self.cube), "board": board,
-            "pips": pip_counts(board, self.variant) if aids else None,
+            "pips": page_pips(board, self.variant, self.profile),
             # shared, not copied: LiveFeed.publish serialises the state at once
             "plays": self.plays, "call": self.call, "calls": self.calls,
             "ids": self.ids(),

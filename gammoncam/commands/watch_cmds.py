@@ -152,7 +152,7 @@ def _joined_at(args, profile) -> dict:
     return {"score": score, "crawford_played": bool(args.crawford_played)}
 
 
-def _observer(args, corners, by_hand: bool, video: str | None):
+def _observer(args, corners, by_hand: bool):
     if args.truth:
         from vision.synth.observer import TruthObserver
 
@@ -212,7 +212,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
     profile = _profile(args)
     joined_at = _joined_at(args, profile)
     corners, by_hand = _corners(args, video)
-    observer = _observer(args, corners, by_hand, video)
+    observer = _observer(args, corners, by_hand)
     log = args.log or _new_log_path()
     try:
         referee = Referee.open(log, profile)

@@ -33,7 +33,6 @@ Where a sentence of RULES.md can be read two ways, this module reads it so:
 from __future__ import annotations
 
 HEAD = 24
-HOME = range(1, 7)
 FIRST_TURN_DOUBLES = (6, 4, 3)
 
 

@@ -298,9 +298,11 @@ def test_a_game_with_no_result_ends_unseen_and_the_next_is_judged():
     assert (call.game, call.turn, call.player, call.kind) == (2, 1, 1, "illegal_play")
 
 
-def test_the_page_names_the_crawford_game_and_the_games_after_it():
+def test_the_page_names_the_crawford_game_and_counts_each_games_turns():
     """RULES 6.2 on the page: a 5-point match at 0-0, 2-0, then 4-0: the third game is the
-    Crawford game, the fourth and fifth come after it (``feed_state``'s ``crawford``)."""
+    Crawford game, the fourth and fifth come after it (``feed_state``'s ``crawford``). Its
+    ``turn`` is the transcript's move number in the game on view, and a tournament's players
+    are shown no pip counts (web_ui/SCHEMA.md)."""
     from engine.match import NewGame
     from gammoncam.referee import Referee
     from gammoncam.replay import transcript_profile
@@ -308,9 +310,26 @@ def test_the_page_names_the_crawford_game_and_the_games_after_it():
 
     transcript = parse_transcript((CORPUS / "match10329741.txt").read_text(encoding="utf-8"))
     assert [g.score for g in transcript.games] == [(0, 0), (2, 0), (4, 0), (4, 1), (4, 2)]
-    referee, flags = Referee(transcript_profile(transcript)), []
+    referee, at_new_games = Referee(transcript_profile(transcript)), []
     for event in Replay("match10329741.txt").run(transcript).events:
         referee.submit(event)
         if isinstance(event, NewGame):
-            flags.append(feed_state(referee)["crawford"])
-    assert flags == ["pre", "pre", "crawford", "post", "post"]
+            state = feed_state(referee)
+            at_new_games.append((state["crawford"], state["turn"], state["pips"]))
+    assert at_new_games == [(flag, 0, None) for flag in ("pre", "pre", "crawford", "post", "post")]
+    end = feed_state(referee)
+    # the session's transcript of the last game ends " 17)  Wins 2 point and the match"
+    assert end["turn"] == 17 and len(end["plays"]) > 17
+
+
+def test_pips_are_shown_in_money_play_only():
+    from engine.match import NewGame, OpeningThrow
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.watch import feed_state
+
+    for name, pips in (("money", {"1": 167, "2": 167}), ("tournament", None)):
+        referee = Referee(profile(name))
+        referee.submit(NewGame())
+        referee.submit(OpeningThrow(3, 1))
+        assert feed_state(referee)["pips"] == pips
