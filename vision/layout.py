@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine import VARIANTS, Position
+
 COLOURS = ("light", "dark")
-VARIANTS = ("backgammon", "long")
 CHECKERS = 15
 ROWS = ("top", "bottom")
 
@@ -52,11 +53,7 @@ def light_point_slot(point: int) -> tuple[str, int]:
 
 def light_point(colour: str, point: int, variant: str) -> int:
     """Light's number for ``colour``'s ``point``: ``light_point("dark", 1, "backgammon") == 24``."""
-    if colour == "light":
-        return point
-    if variant == "backgammon":
-        return 25 - point
-    return (point + 11) % 24 + 1
+    return point if colour == "light" else VARIANTS[variant].opponent_point(point)
 
 
 def point_slot(colour: str, point: int, variant: str) -> tuple[str, int]:
@@ -79,16 +76,7 @@ def slot_point(colour: str, row: str, slot: int, variant: str) -> int:
 
 def start_board(variant: str) -> dict:
     """The starting position in Board JSON (RULES 1)."""
-    counts = [0] * 24
-    if variant == "backgammon":
-        for point, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
-            counts[point - 1] = n
-    elif variant == "long":
-        counts[23] = CHECKERS
-    else:
-        raise ValueError(f"unknown variant {variant!r}")
-    return {"variant": variant, "player": list(counts), "player_bar": 0,
-            "opponent": list(counts), "opponent_bar": 0}
+    return Position.start(variant).to_json()
 
 
 @dataclass
@@ -155,7 +143,7 @@ class Physical:
 def check_board(board: dict) -> None:
     """Raise ``ValueError`` unless ``board`` is well-formed Board JSON with 15 checkers or fewer a side."""
     if board.get("variant") not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}")
+        raise ValueError(f"variant must be one of {tuple(VARIANTS)}")
     for key in ("player", "opponent"):
         counts, bar = board.get(key), board.get(f"{key}_bar", 0)
         if not (isinstance(counts, list) and len(counts) == 24

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine import VARIANTS
 from vision.dice import MIDDLE_SHARE, OWNED_CUBE
-from vision.layout import CHECKERS, COLOURS, Physical, light_point, start_board
+from vision.layout import CHECKERS, COLOURS, Physical, start_board
 from vision.synth.dice import CUBE_VALUES, INVALID_KINDS, Solid, place_cube, throw
 from vision.synth.geometry import Checker, Geometry
 from vision.synth.hands import Hand, sample_hand
@@ -39,11 +40,6 @@ class Content:
     cube_spot: str = "bar_middle"
     hands: list[Hand] = field(default_factory=list)
     held: list[tuple[Checker, float]] = field(default_factory=list)  # checkers lifted in a hand
-
-
-def opponent_point(point: int, variant: str) -> int:
-    """The opponent's number of the mover's ``point`` (RULES 1)."""
-    return 25 - point if variant == "backgammon" else light_point("dark", point, "long")
 
 
 def random_board(rng: np.random.Generator, variant: str) -> dict:
@@ -70,11 +66,11 @@ def random_board(rng: np.random.Generator, variant: str) -> dict:
             mine[src - 1] -= 1
             off[side] += 1
             continue
-        opp = theirs[opponent_point(dest, variant) - 1]
+        opp = theirs[VARIANTS[variant].opponent_point(dest) - 1]
         if opp >= (2 if variant == "backgammon" else 1):
             continue
         if opp == 1:  # a blot is hit (backgammon only: in long nardy any checker blocks)
-            theirs[opponent_point(dest, variant) - 1] = 0
+            theirs[VARIANTS[variant].opponent_point(dest) - 1] = 0
             bar[1 - side] += 1
         if src == 25:
             bar[side] -= 1

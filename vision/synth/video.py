@@ -23,12 +23,13 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from engine import VARIANTS
 from vision.layout import COLOURS, Physical, other, point_slot, start_board
 from vision.synth.dice import die, place_cube, throw
 from vision.synth.geometry import D, Checker
 from vision.synth.hands import SKINS, SLEEVES, Hand
 from vision.synth.render import Stage
-from vision.synth.scene import Content, opponent_point
+from vision.synth.scene import Content
 from vision.synth.styles import rgb
 
 BAR, OFF = 25, 0
@@ -309,13 +310,13 @@ class Animator:
         yield from self.carry(event.colour, event.colour, event.src, event.dst, f"move {event.src}/{event.dst}")
         if hit:  # the mover lifts the blot it hit onto the bar
             self.hits.append((event.colour, event.dst))
-            yield from self.carry(opp, event.colour, opponent_point(event.dst, phys.variant), BAR, "hit")
+            yield from self.carry(opp, event.colour, VARIANTS[phys.variant].opponent_point(event.dst), BAR, "hit")
 
     def take_back(self, event: TakeBack):
         yield from self.carry(event.colour, event.colour, event.dst, event.src, f"take back {event.src}/{event.dst}")
         if (event.colour, event.dst) in self.hits:  # the blot it hit goes back where it stood
             self.hits.remove((event.colour, event.dst))
-            point = opponent_point(event.dst, self.content.phys.variant)
+            point = VARIANTS[self.content.phys.variant].opponent_point(event.dst)
             yield from self.carry(other(event.colour), event.colour, BAR, point, "take back hit")
 
     def cube(self, event):
