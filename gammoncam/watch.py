@@ -332,7 +332,7 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
     current = transcript.games[-1].actions if transcript.games else ()
     for game in transcript.games:
         for a in game.actions:
-            if a.kind == "play" and a.play:
+            if a.kind == "play" and a.play is not None:  # None: thrown, not yet played
                 plays.append({"game": game.number, "turn": a.number, "player": a.side + 1,
                               "dice": list(a.dice), "play": a.play})
     last_call = calls[-1] if calls else None

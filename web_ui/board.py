@@ -14,6 +14,7 @@ drawn at the bottom; ``board.points`` is in player 1's numbering (index 0 = its 
 from __future__ import annotations
 
 from engine import VARIANTS, Position
+from engine.transcript import Action, GameRecord, Transcript, write_transcript
 
 #: The rule profiles (RULES 8) and whether each allows aids such as pip counts on the page.
 PROFILES = {
@@ -104,39 +105,41 @@ def empty_state(variant: str = "backgammon", *, profile: str = "tournament",
 
 
 def transcript_from_state(state: dict, results: dict | None = None) -> str:
-    """A JellyFish-style (.mat) transcript of the plays in ``state`` (RULES 9).
+    """A JellyFish-style (.mat) transcript of the plays in ``state`` (RULES 9), written by the
+    engine's :func:`engine.transcript.write_transcript`, so it reads back with
+    :func:`engine.transcript.parse_transcript`.
 
     The wiring normally supplies the referee session's own transcript (``feed.transcript``);
     this is the page's fallback, with the plays only (no cube actions). ``results`` maps a
     game number to ``{"score": {"1": a, "2": b}, "winner": 1|2, "points": n}`` when known.
+
+    >>> state = {"players": {"1": "Ann", "2": "Bob"}, "match_length": 3, "plays": [
+    ...     {"game": 1, "turn": 1, "player": 1, "dice": [3, 1], "play": "8/5 6/5"},
+    ...     {"game": 1, "turn": 1, "player": 2, "dice": [6, 6], "play": ""}]}
+    >>> print(transcript_from_state(state).splitlines()[-1])
+      1) 31: 8/5 6/5                 66:
     """
     results = results or {}
-    players = state.get("players") or {"1": "Player 1", "2": "Player 2"}
+    players = state.get("players") or {}
+    names = (players.get("1") or "Player 1", players.get("2") or "Player 2")
     length = state.get("match_length") or 0
-    lines = [f'; [Player 1 "{players.get("1", "")}"]', f'; [Player 2 "{players.get("2", "")}"]']
-    if state.get("variant") == "long":
-        lines.append('; [Variation "LongNardy"]')
-    else:
-        lines.append('; [Variation "Backgammon"]')
-    lines += ["", f"{length} point match" if length else "0 point match", ""]
-    games: dict[int, list[dict]] = {}
+    by_game: dict[int, list[Action]] = {}
     for play in state.get("plays") or []:
-        games.setdefault(int(play.get("game", 1)), []).append(play)
-    for game in sorted(set(games) | set(results)):
-        result = results.get(game, {})
+        dice = play.get("dice") or []
+        by_game.setdefault(int(play.get("game", 1)), []).append(Action(
+            int(play.get("turn", 0)), 1 if play.get("player") == 2 else 0, "play",
+            tuple(dice) if len(dice) == 2 else None, play.get("play") or ""))
+    games = []
+    for number in sorted(set(by_game) | set(results)):
+        actions, result = by_game.get(number, []), results.get(number, {})
         score = result.get("score", {"1": 0, "2": 0})
-        lines += ["", f" Game {game}",
-                  f" {players.get('1', '')} : {score['1']}".ljust(40) + f"{players.get('2', '')} : {score['2']}"]
-        rows: dict[int, list[str]] = {}
-        for play in games[game]:
-            dice = play.get("dice") or []
-            text = (f"{dice[0]}{dice[1]}: " if len(dice) == 2 else "") + (play.get("play") or "")
-            row = rows.setdefault(int(play.get("turn", 0)), ["", ""])
-            row[0 if play.get("player") == 1 else 1] = text
-        for turn in sorted(rows):
-            left, right = rows[turn]
-            lines.append(f"{f'  {turn}) ' + left:<40}{right}".rstrip())
         if result.get("winner"):
-            text = f"Wins {result['points']} point" + ("s" if result["points"] != 1 else "")
-            lines.append(f"{'':<40}{text}" if result["winner"] == 2 else f"{'':<6}{text}")
-    return "\n".join(lines) + "\n"
+            side, points = result["winner"] - 1, result["points"]
+            last = actions[-1] if actions else None
+            # the winner's entry follows the last: on its line when that line's column is free
+            line = 1 if last is None else last.number + (side <= last.side)
+            actions = actions + [Action(line, side, "wins", value=points,
+                                        match=bool(length) and score[str(side + 1)] + points >= length)]
+        games.append(GameRecord(number, (score["1"], score["2"]), tuple(actions)))
+    variation = "LongNardy" if state.get("variant") == "long" else "Backgammon"
+    return write_transcript(Transcript((("Variation", variation),), length, tuple(games), names))

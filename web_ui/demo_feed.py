@@ -229,7 +229,7 @@ class DemoSession:
         player = self.on_roll
         self.history.append(self._snapshot())
         entry = {"game": self.game, "turn": self.turn, "player": player, "dice": [d1, d2],
-                 "play": verdict.play or "(no play)"}
+                 "play": verdict.play}
         if author:
             entry["entered_by"] = author
         self.plays.append(entry)

@@ -320,6 +320,7 @@ def test_the_page_names_the_crawford_game_and_counts_each_games_turns():
     end = feed_state(referee)
     # the session's transcript of the last game ends " 17)  Wins 2 point and the match"
     assert end["turn"] == 17 and len(end["plays"]) > 17
+    assert {"game": 2, "turn": 7, "player": 1, "dice": [4, 4], "play": ""} in end["plays"]  # a dance
 
 
 def test_pips_are_shown_in_money_play_only():

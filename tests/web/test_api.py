@@ -55,6 +55,27 @@ def test_state_events_ids_transcript(client, demo):
     assert f"{first['dice'][0]}{first['dice'][1]}: {first['play']}" in text.get_data(as_text=True)
 
 
+def test_the_demo_transcript_reads_back_with_every_play_and_result():
+    """RULES 9: /api/match.txt of a whole demo game, dances ("63:") and the result included,
+    is read by the engine's parser play for play (it once wrote "(no play)", which no reader
+    takes, and its own column widths)."""
+    from engine.transcript import parse_transcript, write_transcript
+    from web_ui.demo_feed import DemoSession
+
+    demo = DemoSession(LiveFeed(), seed=3)
+    while len(demo.results) < 2:
+        demo.step()
+    state, text = demo.state(), demo.transcript()
+    transcript = parse_transcript(text)
+    first = transcript.games[0]
+    plays = [(a.number, a.side + 1, list(a.dice), a.play) for a in first.actions if a.kind == "play"]
+    assert plays == [(p["turn"], p["player"], p["dice"], p["play"]) for p in state["plays"] if p["game"] == 1]
+    assert any(play == "" for *_, play in plays)  # a dance
+    result = demo.results[1]
+    assert (first.result.side + 1, first.result.value) == (result["winner"], result["points"])
+    assert write_transcript(transcript) == text
+
+
 def test_fallback_ids_and_transcript_without_a_session():
     feed = LiveFeed()
     feed.publish({"type": "x"}, {"players": {"1": "A", "2": "B"}, "match_length": 3,

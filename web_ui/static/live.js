@@ -91,12 +91,16 @@
   GC.playsOfGame = function (state) {
     return (state.plays || []).filter((p) => p.game === state.game);
   };
+  /* A play as written: "31: 8/5 6/5", or "63: (no play)" for a roll that left none. */
+  GC.playText = function (p) {
+    return (p.dice && p.dice.length === 2 ? `${p.dice[0]}${p.dice[1]}: ` : "") + (p.play || "(no play)");
+  };
   /* Rows of the play list: [turn, player 1's "31: 8/5 6/5", player 2's]. */
   GC.playRows = function (state) {
     const rows = new Map();
     for (const p of GC.playsOfGame(state)) {
       if (!rows.has(p.turn)) rows.set(p.turn, ["", ""]);
-      const text = (p.dice && p.dice.length === 2 ? `${p.dice[0]}${p.dice[1]}: ` : "") + p.play;
+      const text = GC.playText(p);
       rows.get(p.turn)[p.player === 1 ? 0 : 1] = text;
     }
     return Array.from(rows.entries()).sort((a, b) => a[0] - b[0]).map(([t, r]) => [t, r[0], r[1]]);

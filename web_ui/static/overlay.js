@@ -30,7 +30,7 @@
       plays.replaceChildren();
       for (const p of GC.playsOfGame(state).slice(-4)) {
         const who = state.players ? state.players[String(p.player)] : "";
-        plays.append(GC.make("div", "", `${who.split(" ")[0]}  ${p.dice.join("")}: ${p.play}`));
+        plays.append(GC.make("div", "", `${who.split(" ")[0]}  ${GC.playText(p)}`));
       }
       plays.hidden = plays.childElementCount === 0;
     }

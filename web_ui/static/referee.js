@@ -56,7 +56,7 @@
     }
     const plays = GC.playsOfGame(state);
     const last = plays[plays.length - 1];
-    GC.text($("#last-play"), last ? `Last play: ${state.players[String(last.player)]} ${last.dice.join("")}: ${last.play}` : "No play yet in this game.");
+    GC.text($("#last-play"), last ? `Last play: ${state.players[String(last.player)]} ${GC.playText(last)}` : "No play yet in this game.");
     GC.text($("#summary"), `${state.players ? state.players["1"] + " " + state.score["1"] + " – " + state.score["2"] + " " + state.players["2"] : ""}` +
       ` · ${state.match_length ? state.match_length + "-point match" : "money play"} · game ${state.game} · ${state.profile} · ${state.mode} mode`);
     if (!filled && state.players) {
