@@ -220,6 +220,15 @@ def undo_step(board, src, dest, hit, mirrored):
 
 
 @njit(**JIT)
+def head_limit(board, d1, d2):
+    """Checkers that may leave the head (point 24) this turn, RULES 3.7: one, or two on the
+    first turn (all 15 on the head) with 6-6, 4-4 or 3-3."""
+    if board[23] == 15 and d1 == d2 and (d1 == 6 or d1 == 4 or d1 == 3):
+        return 2
+    return 1
+
+
+@njit(**JIT)
 def forbidden_block(board, mirrored):
     """True when the mover holds a six-block no opposing checker is ahead of (RULES 3.8).
 
@@ -279,12 +288,9 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips, res)
     hits = rules[R_HITS] == 1
     mirrored = rules[R_MIRRORED]
     six_block = rules[R_SIX_BLOCK] == 1
-    head_limit = 99
+    head_max = 99
     if rules[R_HEAD_RULE] == 1 and (relax & RELAX_HEAD) == 0:
-        head_limit = 1
-        # RULES 3.7: the first turn (all 15 on the head) with 6-6, 4-4 or 3-3 takes two.
-        if root[23] == 15 and double and (d1 == 6 or d1 == 4 or d1 == 3):
-            head_limit = 2
+        head_max = head_limit(root, d1, d2)
 
     t_hash = np.uint64(0)
     if mode == MODE_TARGET:
@@ -339,7 +345,7 @@ def search(ws, root, d1, d2, rules, relax, mode, target, best_n, best_pips, res)
             if d < ndice and sources != 0:
                 src = highest_source(sources)
                 ints[d, I_SOURCES] = sources & (sources - 1)
-                if src == 23 and ints[d, I_HEAD] >= head_limit:
+                if src == 23 and ints[d, I_HEAD] >= head_max:
                     continue
                 die = first if (d == 0 or double) else second
                 if mode == MODE_TARGET:
@@ -673,10 +679,7 @@ def check_play(ws, before, d1, d2, after, rules):
         return MOVED_BACKWARDS
     if rules[R_HEAD_RULE] == 1:
         # RULES 3.7, read directly: more checkers off the head than the roll allows.
-        limit = 1
-        if before[23] == 15 and d1 == d2 and (d1 == 6 or d1 == 4 or d1 == 3):
-            limit = 2
-        if before[23] - after[23] > limit:
+        if before[23] - after[23] > head_limit(before, d1, d2):
             return HEAD_RULE
     if rules[R_SIX_BLOCK] == 1 and forbidden_block(after, mirrored):
         return SIX_BLOCK
