@@ -371,6 +371,26 @@ PHASES = ("ready", "opening", "turn", "doubled", "beavered", "moving", "played",
 IN_GAME = ("turn", "doubled", "beavered", "moving", "played")
 
 
+def dead_cube(score: int, cube: int, match_length: int) -> bool:
+    """Whether a double by a side at ``score`` would be on a dead cube (RULES 6.3): winning at
+    the cube's value already wins the match. Never in money play (``match_length`` 0).
+
+    >>> dead_cube(5, 2, 7), dead_cube(4, 2, 7), dead_cube(40, 64, 0)
+    (True, False, False)
+    """
+    return match_length > 0 and score + cube >= match_length
+
+
+def crawford_game(score: tuple[int, int], match_length: int, played: bool) -> bool:
+    """Whether a game begun at ``score`` is the Crawford game (RULES 6.2): the first after a
+    side first reaches N - 1, unless the match's Crawford game was ``played`` already.
+
+    >>> crawford_game((4, 2), 5, False), crawford_game((4, 3), 5, True), crawford_game((3, 2), 5, False)
+    (True, False, False)
+    """
+    return match_length > 0 and not played and max(score) == match_length - 1
+
+
 @dataclass(frozen=True)
 class MatchState:
     """Everything the referee remembers between events."""
@@ -437,7 +457,7 @@ class MatchState:
 
     def dead_cube(self, side: int) -> bool:
         """Would a double by ``side`` be on a dead cube (RULES 6.3)?"""
-        return self.profile.is_match and self.score[side] + self.cube >= self.profile.match_length
+        return dead_cube(self.score[side], self.cube, self.profile.match_length)
 
     def balance(self, side: int) -> int | None:
         """Money ``side`` has, in stakes (RULES 8, online nardy); None when not tracked."""
@@ -490,8 +510,7 @@ class MatchState:
         profile = self.profile
         # RULES 6.2: the first game after a side first reaches N - 1 is the Crawford game
         done = self.crawford_done or bool(event.crawford_played)
-        crawford = (profile.is_match and profile.crawford and not done
-                    and max(score) == profile.match_length - 1)
+        crawford = profile.crawford and crawford_game(score, profile.match_length, done)
         state = self._with(
             game=self.game + 1, score=score, cube=1, owner=None, crawford=crawford,
             crawford_done=done or crawford, position=Position.start(self.variant),

@@ -24,6 +24,7 @@ import time
 
 from engine import VARIANTS, InvalidPlayError, Position
 from engine.errors import EngineError
+from engine.match import crawford_game, dead_cube
 from engine.xgid import XGID
 from web_ui.board import board_state, crawford_flag, page_pips, transcript_from_state
 from web_ui.feed import ActionRejected, LiveFeed
@@ -151,8 +152,7 @@ class DemoSession:
         return self._publish({"type": "roll", "player": player, "dice": dice})
 
     def _dead_cube(self, player: int) -> bool:
-        # RULES 6.3: no double when winning at the current value already wins the match
-        return bool(self.match_length) and self.score[str(player)] + self.cube["value"] >= self.match_length
+        return dead_cube(self.score[str(player)], self.cube["value"], self.match_length)
 
     def _step_take(self) -> dict:
         taker = self._other(self.on_roll)
@@ -253,11 +253,8 @@ class DemoSession:
         points = VARIANTS[self.variant].result_values[kind] * self.cube["value"]
         self.score[str(winner)] += points
         self.results[self.game].update({"winner": winner, "points": points, "kind": kind})
-        if self.crawford_now:
-            self.crawford_now, self.crawford_played = False, True
-        elif (self.match_length and not self.crawford_played
-              and self.score[str(winner)] == self.match_length - 1):
-            self.crawford_now = True
+        self.crawford_played = self.crawford_played or self.crawford_now
+        self.crawford_now = crawford_game((self.score["1"], self.score["2"]), self.match_length, self.crawford_played)
         self.dice = []
         self.on_roll = None
         over = bool(self.match_length) and self.score[str(winner)] >= self.match_length
