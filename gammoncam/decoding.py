@@ -26,11 +26,12 @@ import numpy as np
 
 from engine.position import Position
 from gammoncam.readings import ROLLS
-from vision.checkers import LOCATIONS
+from vision.checkers import LOCATIONS, class_of
+from vision.layout import other
 from vision.orientation import LOCATION_INDEX, location_map, reading_position
 from vision.observation import Observation, likeliest_classes
 
-LIGHT_OFFSET, DARK_OFFSET = 1, 16  # class index of ("light", 1) and ("dark", 1)
+LIGHT_OFFSET, DARK_OFFSET = class_of("light", 1), class_of("dark", 1)  # each colour's count 1
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ def expected_classes(boards: np.ndarray, mover: str, variant: str) -> np.ndarray
     k = len(boards)
     out = np.zeros((k, len(LOCATIONS)), np.int64)
     count = np.zeros((k, len(LOCATIONS)), np.int64)
-    opp = "dark" if mover == "light" else "light"
+    opp = other(mover)
     for colour, part in ((opp, boards[:, 25:49]), (mover, boards[:, 0:24])):
         loc = location_map(colour, variant)
         base = LIGHT_OFFSET if colour == "light" else DARK_OFFSET
@@ -199,7 +200,7 @@ def read_either_colour(boards: np.ndarray, mover: str, variant: str, logp: np.nd
     (:data:`MIXED_SURE`), also by either colour's checkers alone."""
     boards = np.asarray(boards, np.int64).reshape(-1, 50)
     classes = expected_classes(boards, mover, variant)
-    opp = "dark" if mover == "light" else "light"
+    opp = other(mover)
     count = {mover: np.zeros(classes.shape, np.int64), opp: np.zeros(classes.shape, np.int64)}
     count[mover][:, location_map(mover, variant)] = boards[:, 0:24]
     count[opp][:, location_map(opp, variant)] = boards[:, 25:49]

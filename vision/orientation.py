@@ -19,7 +19,7 @@ import numpy as np
 
 from engine.position import Position
 from vision.checkers import CLASSES, LOCATIONS, class_of
-from vision.layout import point_slot
+from vision.layout import other, point_slot
 from vision.observation import fifteen_a_side_probability, likeliest_classes
 
 LOCATION_INDEX = {where: i for i, where in enumerate(LOCATIONS)}
@@ -46,7 +46,7 @@ def reading_position(classes: np.ndarray, mover: str, variant) -> Position | Non
     """The position (seen from ``mover``, an engine variant) that a reading of every location
     (a class index each, LOCATIONS order) describes, or None if no position can look like that
     (more than 15 checkers a side, a bar in long nardy)."""
-    opp = "dark" if mover == "light" else "light"
+    opp = other(mover)
     sides = {}
     for colour in (mover, opp):
         counts = []
