@@ -39,6 +39,9 @@ class InvalidEventError(EngineError):
 
 
 # --- calls --------------------------------------------------------------------------------
+#: The referee's modes (RULES 7.3): it calls (light, buzzer, page), or it only logs.
+MODES = ("monitor", "silent")
+
 #: reason -> (kind, RULES section, sentence). The closed set of everything the referee calls.
 _CALL_TABLE: dict[str, tuple[str, str, str]] = {
     **{code: ("illegal_play", SECTION[code], sentence) for code, sentence in REASONS.items()},

@@ -26,13 +26,12 @@ import os
 import sqlite3
 from typing import Callable, Iterable
 
-from engine.match import MatchState, Ruling, event_from_json, event_to_json
+from engine.match import MODES, MatchState, Ruling, event_from_json, event_to_json
 from engine.profiles import Profile
 
 #: "GCRF" in the database header: marks a gammoncam referee log.
 APPLICATION_ID = 0x47435246
 LOG_VERSION = 1
-MODES = ("monitor", "silent")
 
 #: A call listener gets the event's index in the session, the ruling and the state after it.
 CallListener = Callable[[int, Ruling, MatchState], None]

@@ -20,7 +20,8 @@ from flask import Flask, Response, abort, jsonify, render_template, request, ses
 from werkzeug.exceptions import HTTPException
 
 from engine import VARIANTS, InvalidPlayError, parse_play
-from web_ui.board import MODES, PROFILES, transcript_from_state
+from engine.match import MODES
+from web_ui.board import PROFILES, transcript_from_state
 from web_ui.feed import ActionRejected, LiveFeed
 
 log = logging.getLogger("gammoncam.web")

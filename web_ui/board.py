@@ -23,7 +23,6 @@ PROFILES = {
     "online_nardy": {"label": "Online nardy", "aids": True},
     "long_nardy_match": {"label": "Long nardy match", "aids": False},
 }
-MODES = ("monitor", "silent")
 
 
 def player_sides(position: Position, on_roll: int) -> tuple[tuple, tuple, int, int]:
