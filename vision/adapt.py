@@ -322,14 +322,14 @@ def calibrate_by_hand(image: np.ndarray, corners, variant: str, model: checkers.
                       in_play: bool = True) -> Calibration:
     """:func:`calibrate` with corners given by hand: the corner refiner's fit of them
     (:func:`vision.corners.refitted`) is kept unless it calibrates worse by
-    :data:`~vision.corners.REFIT_SURER` nats; but where one of the two reads the opening and
+    :data:`~vision.corners.REFIT_WORSE` nats; but where one of the two reads the opening and
     the other a game in progress, the opening's is kept. The board is settled when a game
     calibrates, so no hand over a corner misleads the refiner. Measured on ten rendered games
     given corners a hundredth of the field's diagonal off (vids 8301-8310): 287 of 308 turns
     right with the clicks as given (8303 recorded nothing, 8306 lost the board at its 22nd turn,
     8308's foul went uncalled), 339 of 339 with the fit (kept only where it read surer, as for a
     still: 318 of 339)."""
-    from vision.corners import REFIT_SURER, refitted
+    from vision.corners import REFIT_WORSE, refitted
 
     cal = calibrate(image, corners, variant, model, in_play)
     moved = refitted(image, corners)
@@ -344,7 +344,7 @@ def calibrate_by_hand(image: np.ndarray, corners, variant: str, model: checkers.
         # A board read as the opening is known, one read in play only guessed: their surety is
         # not compared (vid 8707, corners a hundredth off: a fit 44 px off read in play surer).
         return cal if other.in_play else other
-    return other if other.log_likelihood >= cal.log_likelihood - REFIT_SURER else cal
+    return other if other.log_likelihood >= cal.log_likelihood - REFIT_WORSE else cal
 
 
 def _in_play(looks: list, variant: str, look) -> Calibration | None:
