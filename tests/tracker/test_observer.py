@@ -56,3 +56,20 @@ def test_only_corners_a_person_gives_count_as_given_by_hand(tmp_path):
     corners, by_hand = _corners(Namespace(corners=typed, corners_file=None, truth=None), video)
     assert corners.tolist() == field and by_hand
     assert _corners(none, None) == (None, False)
+
+
+@pytest.mark.parametrize("worse, kept", [(0.6, "fit"), (1.2, "clicks")])
+def test_at_the_calibration_the_fit_gives_way_only_to_clicks_a_nat_likelier(monkeypatch, worse, kept):
+    """The decision alone (the two calibrations stood in for): vid 7511, long nardy on a board
+    257 px wide, clicked 9 px off, calibrated 24 of 26 locations either way on its first settle,
+    the refiner's fit (3.7 px off) 0.6 nats less likely; the clicks were kept, the dark head read
+    at the wrong point, and no game was seen to begin. The fit is now kept unless a nat worse."""
+    from vision import adapt, corners
+    from vision.adapt import Calibration, calibrate_by_hand
+
+    clicks, fit = np.zeros((4, 2)), np.ones((4, 2))
+    monkeypatch.setattr(corners, "refitted", lambda image, given: fit)
+    monkeypatch.setattr(adapt, "calibrate", lambda image, given, *rest: Calibration(
+        given, 0.1, True, -4.0 - (worse if given is fit else 0.0), 24))
+    chosen = calibrate_by_hand(np.zeros((8, 8, 3), np.uint8), clicks, "long", None)
+    assert chosen.corners is (fit if kept == "fit" else clicks)
