@@ -561,6 +561,11 @@ class Tracker:
                 # as a die in dark's half after dark's dance, held as unsure, was taken for a
                 # second dance, and light's play split in two).
                 return
+        if self.state.phase == "moving" and dice.thrower == COLOUR[self.state.on_roll]:
+            # So too while the player on roll plays a throw that counted: dice in their half are
+            # that throw's or a false find (vid 7311 joined at 40%: that same checker found as a
+            # die after dark's dance was picked up but before a settle saw it gone).
+            return
         same = [g for g in self.glimpses if g.same_throw(dice)]
         look = dice
         if same:  # the clearer look at each die, and two dice seen over one
@@ -764,7 +769,11 @@ class Tracker:
         dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the reading, a
         3-1's 20). When the play is illegal under every roll the faces allow, the roll the
         faces tell: a foul is judged against it (how near another roll's legal plays come to
-        the board says nothing of what was thrown: vid 5303 recorded 6-4 for 6-1).
+        the board says nothing of what was thrown: vid 5303 recorded 6-4 for 6-1); but where
+        the board shows instead the other player's legal play, a roll the faces allow that
+        leaves no play, the likeliest: the player danced, and the other's turn followed unseen
+        (vid 7311 through a stream's compression: a 6-6 dance read 6-4 at 0.6 was judged
+        against light's 3-1, recorded as a 6-4's entry, and the record lost the board).
 
         Of the rolls allowed whose likeliest play is that clearly legal play, those that lead
         through the boards seen mid-turn (``path``) come first (:meth:`_through_path`): 13/4 is
@@ -778,7 +787,12 @@ class Tracker:
                      for roll in rolls for decision in [decode(before, roll, mover, logp, self.thresholds)]
                      if decision.kind != "illegal"]
         if not any(allowed for _, allowed, _, _ in explained):
-            return max(rolls, key=chance.get)
+            likeliest = max(rolls, key=chance.get)
+            dances = [roll for roll in rolls if (chance[roll] >= MISREAD_FLOOR or roll in read)
+                      and not before.plays(*roll)[0].steps]
+            if dances and opponent_played(before, decode(before, likeliest, mover, logp, self.thresholds).position):
+                return max(dances, key=chance.get)
+            return likeliest
         best = max(explained, key=lambda e: e[0])
         if best[3].kind != "legal":
             return best[2]
@@ -1160,7 +1174,8 @@ class Tracker:
         (:func:`shared_point_play`) or by a stack read mixed (:func:`mixed_stack_play`), except
         that a play with an innocent explanation is unclear, not called: legal for dice the
         reader nearly saw, the opponent's legal play (a throw the tracker missed, so it waits for
-        the wrong player), or the opponent's checkers moved."""
+        the wrong player; after a roll that leaves no play, the dance is recorded), or the
+        opponent's checkers moved."""
         decision = decode(p.before, p.dice, p.mover, logp, self.thresholds)
         decision = (shared_point_play(p.before, p.dice, p.mover, logp, decision, self.thresholds)
                     or mixed_stack_play(p.before, p.dice, p.mover, logp, self.last_mixed, decision, self.thresholds)
@@ -1172,6 +1187,12 @@ class Tracker:
             self.note("dice_misread", dice=list(p.dice), likely=list(roll), **decision.to_json())
         elif opponent_played(p.before, decision.position):
             self.note("turn_missed", player=self.state.on_roll + 1, **decision.to_json())
+            if not p.before.plays(*p.dice)[0].steps:
+                # A roll that leaves no play is a dance, whatever the board shows of the other
+                # player's turn since (read off the board next): recorded as the one play there
+                # is (vid 7311 joined at 40%: dark's 2-1 dance, held as an unsure 3-2, was left
+                # unclear under light's 6-2 for five settles, and light's play read unclear after it).
+                return Decision("legal", p.before, 0.0, 1, p.before)
         elif (first := danced_between(p.before, p.dice, decision.position)) is not None:
             self.note("turns_missed", player=self.state.on_roll + 1, rolls=list(first), what="the player's turn "
                       "and the other's dance went unseen", **decision.to_json())
