@@ -89,8 +89,10 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
                 errors += 1
                 continue
             corners = np.roll(found, -match_turn(found, corners)[0], axis=0)
-        # the thrower, as the tracker knows it; corners found were refined already
-        obs = rec(image, corners, mover=truth["mover"], refit=refit and not auto_corners)
+        # the thrower, as the tracker knows it, whose half a backgammon throw must lie in (RULES 2.3);
+        # corners found were refined already
+        thrower = truth["mover"] if truth["variant"] == "backgammon" else None
+        obs = rec(image, corners, mover=thrower, refit=refit and not auto_corners)
         got, want = obs.best(), truth["recognized"]
         field = Field(obs.extra["corners"], obs.extra["bar_share"])
         size = image.shape[1], image.shape[0]

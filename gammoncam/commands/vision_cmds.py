@@ -100,7 +100,8 @@ def _recognize(args) -> int:
             print(f"gammoncam recognize: calibration rejected: {26 - cal.matches} of 26 locations do not show "
                   f"the starting position", file=sys.stderr)
         return 0 if cal.accepted else 1
-    obs = rec(image, corners, bar=bar, mover=args.mover, colours=colours, refit=refit)
+    thrower = args.mover if args.variant != "long" else None  # long nardy: either half counts (RULES 2.3)
+    obs = rec(image, corners, bar=bar, mover=thrower, colours=colours, refit=refit)
     out = obs.to_json(full=args.probabilities)
     out["corners"] = np.round(obs.extra["corners"], 2).tolist()
     out["corners_refitted"] = obs.extra["refitted"]
@@ -203,7 +204,7 @@ def register(subparsers) -> None:
     p.add_argument("--exact-corners", action="store_true",
                    help="read with the given corners only (by default the corner refiner re-fits them too and "
                         "the surer reading is kept: corners_refitted in the JSON)")
-    p.add_argument("--mover", choices=("light", "dark"), help="who threw, to judge the throw's half (RULES 2.3)")
+    p.add_argument("--mover", choices=("light", "dark"), help="who threw, to judge the throw's half in backgammon (RULES 2.3)")
     p.add_argument("--variant", choices=("backgammon", "long"), help="the variant (not needed to read a frame)")
     p.add_argument("--opening", action="store_true",
                    help="the frame shows --variant's starting position: calibrate (orientation, colours, bar) "

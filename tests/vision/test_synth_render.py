@@ -78,12 +78,16 @@ def test_cube_locations(variant, owner, value):
     assert f"cube_{64 if value == 1 else value}" in {o["class"] for o in truth["objects"]}
 
 
+@pytest.mark.parametrize("variant", ["backgammon", "long"])
 @pytest.mark.parametrize("invalid", (None,) + INVALID_KINDS)
 @pytest.mark.parametrize("mover", COLOURS)
-def test_throws(invalid, mover):
-    stage, rng, content = stage_with("backgammon", seed=2)
+def test_throws(invalid, mover, variant):
+    """RULES 2.3: a throw that does not count. In the other half: in backgammon a die (or both)
+    out of the thrower's right-hand half; in long nardy, where either half counts, the two dice
+    in different halves (seed 002), never both in the other one."""
+    stage, rng, content = stage_with(variant, seed=2)
     content.mover = mover
-    content.dice = throw(rng, stage.geo, stage.geo.checkers(content.phys), mover, (6, 2), invalid)
+    content.dice = throw(rng, stage.geo, stage.geo.checkers(content.phys), mover, (6, 2), invalid, variant)
     content.invalid = invalid
     _, truth = stage.render(content)
     assert sorted(truth["throw"]["dice"]) == [2, 6] or invalid == "cocked"
@@ -94,8 +98,14 @@ def test_throws(invalid, mover):
         assert halves == [own, own] and all(truth["throw"]["flat"])
     elif invalid == "off_board":
         assert "off" in halves
-    elif invalid == "other_half":
+    elif invalid == "other_half" and variant == "backgammon":
         assert any(h not in (own, "off") for h in halves)
+    elif invalid == "other_half":
+        for seed in range(2, 8):  # the old render put both dice in the other half two times in five
+            stage, rng, content = stage_with(variant, seed=seed)
+            content.mover, content.invalid = mover, invalid
+            content.dice = throw(rng, stage.geo, stage.geo.checkers(content.phys), mover, (6, 2), invalid, variant)
+            assert sorted(stage.render(content)[1]["throw"]["halves"]) == ["left", "right"], seed
     else:
         assert not all(truth["throw"]["flat"])
 

@@ -114,15 +114,18 @@ def die(rng: np.random.Generator, value: int, xy, size: float, lean: tuple | Non
 
 
 def throw(rng: np.random.Generator, geo: Geometry, checkers: list[Checker], thrower: str,
-          values: tuple, invalid: str | None = None) -> list[Solid]:
-    """Two dice showing ``values`` thrown by ``thrower``; ``invalid`` is one of INVALID_KINDS or None."""
+          values: tuple, invalid: str | None = None, variant: str = "backgammon") -> list[Solid]:
+    """Two dice showing ``values`` thrown by ``thrower``; ``invalid`` is one of INVALID_KINDS or None.
+    A throw in the other half is both dice there or one, in backgammon (the thrower's right-hand
+    half, RULES 2.3); in long nardy, where either half counts, the dice across both (seed 002)."""
     size = D * rng.uniform(0.55, 0.72)
     own = "right" if thrower == "light" else "left"
     other_half = "left" if own == "right" else "right"
     bad = int(rng.integers(2))  # which die is the faulty one
     halves = [own, own]
     if invalid == "other_half":
-        halves = [other_half, other_half] if rng.random() < 0.4 else [other_half if i == bad else own for i in range(2)]
+        both = rng.random() < 0.4 and variant == "backgammon"
+        halves = [other_half, other_half] if both else [other_half if i == bad else own for i in range(2)]
     spots: list = []
     solids = []
     for i, value in enumerate(values):

@@ -117,7 +117,7 @@ def random_content(rng: np.random.Generator, geo: Geometry, variant: str, fouls:
     if rng.random() < 0.75:
         values = tuple(int(v) for v in rng.integers(1, 7, 2))
         content.invalid = INVALID_KINDS[rng.integers(3)] if rng.random() < 0.25 else None
-        content.dice = throw(rng, geo, checkers, mover, values, content.invalid)
+        content.dice = throw(rng, geo, checkers, mover, values, content.invalid, variant)
     if rng.random() < (0.85 if variant == "backgammon" else 0.25):
         if rng.random() < MIDDLE_SHARE:
             content.cube_value = 1

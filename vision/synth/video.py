@@ -217,7 +217,7 @@ class Animator:
         c = self.content
         c.mover = event.colour
         checkers = self.geo.checkers(c.phys)
-        rest = throw(self.rng, self.geo, checkers, event.colour, event.values, event.invalid)
+        rest = throw(self.rng, self.geo, checkers, event.colour, event.values, event.invalid, c.phys.variant)
         seat = self.seat(event.colour, float(np.mean([d.box.centre[0] for d in rest])))
         c.invalid, c.rolling = event.invalid, True
         self.hits = []
