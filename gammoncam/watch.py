@@ -346,7 +346,7 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
         "dice": sorted(s.dice, reverse=True) if s.dice else [],
         "dice_seen": dict(seen) if seen and not s.dice else None,
         "cube": {"value": s.cube, "owner": None if s.owner is None else s.owner + 1, "offered": s.phase == "doubled"},
-        "board": board, "pips": page_pips(board, variant, name) if board else None,
+        "board": board, "pips": page_pips(s.position, (s.on_roll or 0) + 1, name) if board else None,
         "plays": plays, "call": last_call, "calls": list(calls or []), "ids": {"gnubg": None, "xgid": None},
     }
 

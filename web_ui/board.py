@@ -7,13 +7,13 @@ drawn at the bottom; ``board.points`` is in player 1's numbering (index 0 = its 
 >>> b = board_state(Position.start(), on_roll=1)
 >>> b["points"][5], b["points"][18], b["off"]
 ([1, 5], [2, 5], {'1': 0, '2': 0})
->>> pip_counts(b, "backgammon")
-{'1': 167, '2': 167}
+>>> pip_counts(Position.start().apply("24/18 13/11"), on_roll=1)
+{'1': 159, '2': 167}
 """
 
 from __future__ import annotations
 
-from engine import VARIANTS, Position
+from engine import Position
 from engine.transcript import Action, GameRecord, Transcript, write_transcript
 
 #: The rule profiles (RULES 8) and whether each allows aids such as pip counts on the page.
@@ -58,22 +58,17 @@ def board_state(position: Position, on_roll: int) -> dict:
     }
 
 
-def pip_counts(board: dict, variant: str) -> dict:
-    """Pips each player still has to travel, from a state's ``board`` (the bar counts 25)."""
-    opponent_point = VARIANTS[variant].opponent_point
-    pips = {"1": 25 * board["bar"]["1"], "2": 25 * board["bar"]["2"]}
-    for index, (owner, count) in enumerate(board["points"]):
-        if owner == 1:
-            pips["1"] += (index + 1) * count
-        elif owner == 2:
-            pips["2"] += opponent_point(index + 1) * count
-    return pips
+def pip_counts(position: Position, on_roll: int) -> dict:
+    """Pips each player still has to travel (:meth:`engine.Position.pip_counts`), ``position``
+    seen from player ``on_roll``."""
+    mover, opponent = position.pip_counts()
+    return {"1": mover, "2": opponent} if on_roll == 1 else {"1": opponent, "2": mover}
 
 
-def page_pips(board: dict, variant: str, profile: str) -> dict | None:
+def page_pips(position: Position, on_roll: int, profile: str) -> dict | None:
     """The state's ``pips``: :func:`pip_counts`, or None where ``profile`` allows no aids (a
     tournament's players may not be shown them)."""
-    return pip_counts(board, variant) if PROFILES.get(profile, {}).get("aids", False) else None
+    return pip_counts(position, on_roll) if PROFILES.get(profile, {}).get("aids", False) else None
 
 
 def crawford_flag(match_length: int, crawford_now: bool, crawford_played: bool) -> str | None:
@@ -90,7 +85,7 @@ def crawford_flag(match_length: int, crawford_now: bool, crawford_played: bool) 
 def empty_state(variant: str = "backgammon", *, profile: str = "tournament",
                 players=("Player 1", "Player 2"), match_length: int = 7) -> dict:
     """A state before the first throw of a match, with the start position on the board."""
-    board = board_state(Position.start(variant), on_roll=1)
+    start = Position.start(variant)
     return {
         "variant": variant, "profile": profile, "mode": "monitor",
         "players": {"1": players[0], "2": players[1]},
@@ -98,7 +93,7 @@ def empty_state(variant: str = "backgammon", *, profile: str = "tournament",
         "crawford": crawford_flag(match_length, False, False),
         "game": 1, "turn": 0, "on_roll": None, "dice": [],
         "cube": {"value": 1, "owner": None, "offered": False},
-        "board": board, "pips": page_pips(board, variant, profile),
+        "board": board_state(start, on_roll=1), "pips": page_pips(start, 1, profile),
         "plays": [], "call": None, "calls": [], "ids": {"gnubg": None, "xgid": None},
     }
 

@@ -101,7 +101,7 @@ class DemoSession:
             "crawford": crawford_flag(self.match_length, self.crawford_now, self.crawford_played),
             "game": self.game, "turn": self.turn, "on_roll": self.on_roll,
             "dice": list(self.dice), "cube": dict(self.cube), "board": board,
-            "pips": page_pips(board, self.variant, self.profile),
+            "pips": page_pips(position, mover, self.profile),
             # shared, not copied: LiveFeed.publish serialises the state at once
             "plays": self.plays, "call": self.call, "calls": self.calls,
             "ids": self.ids(),

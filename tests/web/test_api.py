@@ -29,7 +29,9 @@ def test_board_long_nardy_both_heads():
     board = board_state(Position.start("long"), on_roll=1)
     assert board["points"][23] == [1, 15]
     assert board["points"][11] == [2, 15]  # player 2's 24 is player 1's 12
-    assert pip_counts(board, "long") == {"1": 360, "2": 360}
+    assert pip_counts(Position.start("long"), on_roll=1) == {"1": 360, "2": 360}
+    moved = Position.start("long").apply("24/18")  # player 1's checker off the head
+    assert pip_counts(moved.swapped(), on_roll=2) == {"1": 354, "2": 360}
 
 
 # --- read-only API ------------------------------------------------------------------------
