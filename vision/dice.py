@@ -13,9 +13,10 @@ Two small networks, both on images cut in field coordinates (:mod:`vision.rectif
 Validity (RULES 2.3) follows from where and how the dice lie: both flat, both standing in the
 field (where they stand, not where their middles are seen: :meth:`vision.rectify.Field.beneath`),
 in the same half (and, in backgammon when the thrower is known, the thrower's right-hand half: the
-right for light, the left for dark; in long nardy either half counts). The cube shows 64 when its value is 1 (RULES 5.1): a 64 in the
-middle is read as value 1 in the middle; its location is the middle when it lies within the
-middle fifth of the field's height, else the side of the player it is nearer.
+right for light, the left for dark; in long nardy either half counts). The cube shows 64 when its
+value is 1 (RULES 5.1): a 64 in the middle is read as value 1 in the middle; its location is the
+middle when it lies within the middle fifth of the field's height, else the side of the player it
+is nearer.
 
 >>> READINGS[0], READINGS[6], READINGS[12], READINGS[18]
 (('die', 1), ('cocked', 1), ('cube', 2), ('none', 0))

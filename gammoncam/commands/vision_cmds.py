@@ -204,7 +204,8 @@ def register(subparsers) -> None:
     p.add_argument("--exact-corners", action="store_true",
                    help="read with the given corners only (by default the corner refiner re-fits them too and "
                         "the surer reading is kept: corners_refitted in the JSON)")
-    p.add_argument("--mover", choices=("light", "dark"), help="who threw, to judge the throw's half in backgammon (RULES 2.3)")
+    p.add_argument("--mover", choices=("light", "dark"),
+                   help="who threw, to judge the throw's half in backgammon (RULES 2.3)")
     p.add_argument("--variant", choices=("backgammon", "long"), help="the variant (not needed to read a frame)")
     p.add_argument("--opening", action="store_true",
                    help="the frame shows --variant's starting position: calibrate (orientation, colours, bar) "
