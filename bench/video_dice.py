@@ -7,6 +7,12 @@ die it finds on a true die is scored: read surely (the reader's likeliest face 0
 it under 0.02, which :func:`vision.dice.honest` takes as 0.0008 likely: a foul could be called
 on it). Dice sizes are the width of 0.067 field units (a die) in image pixels where the die lies.
 
+By the resolution it is read at (the reading crop's side in the frame's pixels,
+:func:`vision.dice.crop_px`), each die *at rest* (the frames of one throw's die lying still are
+one die: a misread is misread at every look) is counted once, with whether some look read it
+surely with its true face ruled out: under ``gammoncam.readings.LEGIBLE_PX`` the watch calls no
+foul a misread of one die could explain.
+
 A die read right is not enough for the watch, so each frame with both dice in view (neither
 cocked) is also scored as the watch takes a throw (``gammoncam.readings.read_dice``): recorded
 at once (its roll at least ``gammoncam.tracker.HOLD`` likely and surely counting; and then right
@@ -34,11 +40,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from gammoncam.readings import DiceReading, read_dice  # noqa: E402
 from gammoncam.tracker import HOLD  # noqa: E402
-from vision.dice import SURE_DIE, DiceReader  # noqa: E402
+from vision.dice import SURE_DIE, DiceReader, crop_px  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 from vision.rectify import Field  # noqa: E402
 
 SIZES = (0, 12, 14, 16, 18, 20, 24, 28, 40, 10_000)
+CROPS = (0, 26, 30, 36, 10_000)  # reading crops, frame pixels
 
 
 def die_width_px(field: Field, uv) -> float:
@@ -81,7 +88,9 @@ def reads(video_dir: Path, rec: Recognizer, every: int = 4) -> tuple[list[dict],
             if near is None or np.hypot(*(np.asarray(found["uv"]) - near[0])) >= 0.03:
                 continue
             read = np.asarray(found["read"], np.float64)
-            out.append({"px": die_width_px(field, found["uv"]), "face": near[1]["value"],
+            x0, y0 = near[1]["box"][:2]
+            out.append({"px": die_width_px(field, found["uv"]), "crop_px": crop_px(field, found["uv"]),
+                        "at_rest": f"{video_dir.name}:{x0:.0f}:{y0:.0f}:{near[1]['value']}", "face": near[1]["value"],
                         "cocked": near[1]["class"] == "die_cocked", "sure": bool(read.max() >= SURE_DIE),
                         "wrong": int(np.argmax(read)) + 1 != near[1]["value"],
                         "ruled_out": bool(read[near[1]["value"] - 1] < 0.02)})
@@ -100,6 +109,20 @@ def table(rows: list[dict]) -> list[dict]:
                             "wrong": sum(r["wrong"] for r in sel), "sure": len(sure),
                             "sure_wrong": sum(r["wrong"] for r in sure),
                             "sure_true_face_ruled_out": sum(r["ruled_out"] for r in sure)})
+    return out
+
+
+def legibility(rows: list[dict]) -> list[dict]:
+    """Flat dice at rest by the resolution they were read at: how many, and how many some look
+    read surely with the true face ruled out."""
+    out = []
+    for lo, hi in zip(CROPS, CROPS[1:]):
+        dice: dict = {}
+        for r in rows:
+            if lo <= r["crop_px"] < hi and not r["cocked"]:
+                dice[r["at_rest"]] = dice.get(r["at_rest"], False) or (r["sure"] and r["ruled_out"])
+        out.append({"crop_px": f"{lo}-{hi}" if hi < 10_000 else f"{lo}+", "dice_at_rest": len(dice),
+                    "true_face_ruled_out": sum(dice.values())})
     return out
 
 
@@ -132,6 +155,8 @@ def main() -> int:
                       "sure_wrong": sum(r["wrong"] and r["sure"] for r in flat),
                       "sure_true_face_ruled_out": sum(r["ruled_out"] and r["sure"] for r in flat)}))
     print(json.dumps({"video": "all", **throw_counts(throws)}))
+    for line in legibility(rows):
+        print(json.dumps(line))
     return 0
 
 

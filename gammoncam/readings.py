@@ -21,6 +21,18 @@ ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))  # larg
 CHANCE = {roll: (1 if roll[0] == roll[1] else 2) / 36 for roll in ROLLS}  # a roll's chance before it is seen
 OPENING_ROLLS = tuple(roll for roll in ROLLS if roll[0] != roll[1])  # a tie is thrown again (RULES 2.1)
 MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be what was thrown
+# Dice read from fewer of the frame's pixels than this (their reading crop's side,
+# vision.dice.crop_px; a die about 18 px across) are not read surely enough to call a play of one
+# die's face away a foul: the reader was calibrated on stills, sharper than video, and on the
+# frames of 34 rendered games without a hand (bench/video_dice.py --every 20) a die at rest read
+# surely (0.8 or more) with its true face under 0.02 at some look was 3 of 822 dice read from
+# under 30 px, 0 of 1,247 from more. On such dice a roll stays possible down to SMALL_DICE_FLOOR:
+# one die misread surely (0.0008) with the other read right, or read unsurely with the face
+# thrown given 1/8 or more. Vid 9508, 960x540: a 3 on a white point read 6 at 0.98 (25.6 px) and
+# a 1 leaning on a checker read 2 at 0.98 (26.6 px), and the plays of the dice thrown were
+# called as fouls of the dice read. A throw of such dice waits for its play to tell the roll.
+LEGIBLE_PX = 30.0
+SMALL_DICE_FLOOR = 1e-4
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
 DIE_SIDE = 3 * SAME_PLACE  # field widths
 # A roll at least this likely at some look at the dice stays possible for a call, however
@@ -48,10 +60,26 @@ class DiceReading:
     # The rolls earlier looks merged into this one read (:meth:`seen_again`): a roll some look
     # read stays possible whatever a clearer look says (:meth:`rolls_read`).
     earlier: tuple = field(default=(), compare=False)
+    px: float = field(default=float("inf"), compare=False)  # the smaller die's reading crop, frame pixels
 
     @property
     def thrower(self) -> str | None:
         return {"right": "light", "left": "dark"}.get(self.half)
+
+    @property
+    def legible(self) -> bool:
+        """Whether the dice were read from enough pixels (:data:`LEGIBLE_PX`) to call a play of
+        one die's face away a foul."""
+        return self.px >= LEGIBLE_PX
+
+    @property
+    def floor(self) -> float:
+        """How likely from the faces a roll must be to stay possible for a call (:func:`misread_roll`).
+
+        >>> DiceReading((6, 4), "right", True).floor, DiceReading((6, 4), "right", True, px=25.6).floor
+        (0.002, 0.0001)
+        """
+        return MISREAD_FLOOR if self.legible else SMALL_DICE_FLOOR
 
     def likely(self) -> tuple[tuple, float]:
         """The likeliest roll from the faces and its probability (the values read, if no faces)."""
@@ -154,7 +182,8 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
         # re-roll call). Such a throw may count; what the players do tells (:meth:`Tracker._resolve_held`).
         valid, valid_sure = True, False
     faces_sure = all(float(np.max(d["faces"])) >= sure for d in dice)
-    return DiceReading(values, half, bool(valid), places, faces, valid_sure, faces_sure, float(obs.throw_valid))
+    return DiceReading(values, half, bool(valid), places, faces, valid_sure, faces_sure, float(obs.throw_valid),
+                       px=min(d.get("px", float("inf")) for d in dice))
 
 
 def lone_die(obs: Observation, present: float = 0.2, sure: float = 0.9) -> DiceReading | None:
@@ -167,7 +196,8 @@ def lone_die(obs: Observation, present: float = 0.2, sure: float = 0.9) -> DiceR
         return None
     d = found[0]
     return DiceReading((int(np.argmax(d["faces"])) + 1,), d["half"], False, (tuple(d["uv"]),),
-                       (np.asarray(d["faces"], np.float64),), faces_sure=False, counts=0.0)
+                       (np.asarray(d["faces"], np.float64),), faces_sure=False, counts=0.0,
+                       px=d.get("px", float("inf")))
 
 
 def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
@@ -185,7 +215,8 @@ def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
     own (0.02 and above) was the true one 1-18% of the time: their rolls stay possible. Of 2,268
     dice found on 1,550 renders not used in training (the calibration and test sets), no flat
     die had its true face put under ``floor``; six cocked dice did (such a throw does not
-    count: RULES 2.3).
+    count: RULES 2.3). Dice read from few pixels are given a lower ``floor``
+    (:attr:`DiceReading.floor`).
     """
     if len(faces) != 2:
         return None

@@ -150,6 +150,7 @@ class Pending:
     since: float = 0.0
     unplayed: bool = False
     read: set = field(default_factory=set)  # the rolls some look at the dice read (DiceReading.rolls_read)
+    floor: float = MISREAD_FLOOR  # how likely a roll must be to stay possible for a call (DiceReading.floor)
 
 
 @dataclass
@@ -348,7 +349,7 @@ class Tracker:
                 self._note_path(logp)
                 self.held = self.dice_seen
                 if (self.state.phase != "opening" and self.held.valid_sure
-                        and ((self.held.likely()[1] >= HOLD and len(self.held.rolls_read()) == 1)
+                        and ((self.held.likely()[1] >= HOLD and self.held.legible and len(self.held.rolls_read()) == 1)
                              or not self.held.valid)):
                     # a clearer look tells the roll (where no look read another), or that the
                     # throw does not count
@@ -684,8 +685,11 @@ class Tracker:
                 dice = replace(dice, half=None)
         dice = self._taken_as_counting(dice, logp)
         roll, p = dice.likely()
-        if dice.valid and (p < HOLD or not dice.valid_sure) and self.state.phase in ("turn", "played"):
-            self.held = dice  # recorded with the play, which tells the roll and that it counted (_resolve_held)
+        unsure = p < HOLD or not dice.legible or not dice.valid_sure
+        if dice.valid and unsure and self.state.phase in ("turn", "played"):
+            # recorded with the play, which tells the roll and that it counted (_resolve_held); dice
+            # read from few pixels are misread surely too often for the reading alone to tell the roll
+            self.held = dice
             self.note("throw_unsure", dice=list(roll), probability=round(p, 3), surely_counts=dice.valid_sure,
                       player=info["player"])
             return
@@ -763,8 +767,8 @@ class Tracker:
                          rolls: tuple = ROLLS, path: tuple = ()) -> tuple:
         """Of ``rolls``, the one that with its likeliest legal play best explains the dice's
         faces and the board together (log-probability of the roll from the faces, less the
-        play's margin). Rolls the faces all but rule out (under :data:`MISREAD_FLOOR`, and read
-        at no look: :meth:`DiceReading.rolls_read`) count only when some roll they allow
+        play's margin). Rolls the faces all but rule out (under :attr:`DiceReading.floor`, and
+        read at no look: :meth:`DiceReading.rolls_read`) count only when some roll they allow
         explains the play too: then nothing can be called, and the board may well tell of two
         dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the reading, a
         3-1's 20). When the play is illegal under every roll the faces allow, the roll the
@@ -783,12 +787,12 @@ class Tracker:
         chance = roll_probabilities(dice.faces)
         read = dice.rolls_read()
         explained = [(float(np.log(max(chance[roll], 1e-300))) - decision.margin,
-                      chance[roll] >= MISREAD_FLOOR or roll in read, roll, decision)
+                      chance[roll] >= dice.floor or roll in read, roll, decision)
                      for roll in rolls for decision in [decode(before, roll, mover, logp, self.thresholds)]
                      if decision.kind != "illegal"]
         if not any(allowed for _, allowed, _, _ in explained):
             likeliest = max(rolls, key=chance.get)
-            dances = [roll for roll in rolls if (chance[roll] >= MISREAD_FLOOR or roll in read)
+            dances = [roll for roll in rolls if (chance[roll] >= dice.floor or roll in read)
                       and not before.plays(*roll)[0].steps]
             if dances and opponent_played(before, decode(before, likeliest, mover, logp, self.thresholds).position):
                 return max(dances, key=chance.get)
@@ -1148,7 +1152,8 @@ class Tracker:
         mover = COLOUR[state.on_roll]
         faces = self.dice_seen.faces if self.dice_seen is not None else ()
         read = self.dice_seen.rolls_read() if self.dice_seen is not None else set()
-        pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t, read=read)
+        floor = self.dice_seen.floor if self.dice_seen is not None else MISREAD_FLOOR
+        pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t, read=read, floor=floor)
         may_not_count = self.dice_seen is not None and self.dice_seen.counts <= RETHROWN
         if self._shows(state.position, mover, logp) and (state.position.plays(*state.dice)[0].steps or may_not_count):
             # Nothing played, though the roll could be: players pick up a throw unplayed when it
@@ -1182,7 +1187,7 @@ class Tracker:
                     or decision)
         if decision.kind != "illegal":
             return decision
-        roll = misread_roll(p.before, decision.position, p.dice, p.faces, read=p.read)
+        roll = misread_roll(p.before, decision.position, p.dice, p.faces, p.floor, p.read)
         if roll is not None:
             self.note("dice_misread", dice=list(p.dice), likely=list(roll), **decision.to_json())
         elif opponent_played(p.before, decision.position):

@@ -112,6 +112,19 @@ def reading_crop(image: np.ndarray, field: Field, uv, jitter: np.random.Generato
     return field.crop(image, quad(u - s, u + s, v - sv, v + sv), (CROP, CROP))
 
 
+def crop_px(field: Field, uv) -> float:
+    """How many of the frame's pixels the reading crop at field point ``uv`` spans across: the
+    resolution a die there is read at (a die is about half of it across).
+
+    >>> field = Field(np.array([[100.0, 100.0], [900.0, 100.0], [900.0, 620.0], [100.0, 620.0]]))
+    >>> round(crop_px(field, (0.5, 0.5)), 1)  # 800 px across the field, CROP_U of it
+    88.0
+    """
+    u, v = uv
+    left, right = field.to_image([[u - CROP_U / 2, v], [u + CROP_U / 2, v]])
+    return float(np.hypot(*(right - left)))
+
+
 def targets(truth: dict, field: Field) -> tuple[list, list]:
     """Field centres of the truth's dice (with their readings) and of its cube."""
     dice, cube = [], []
@@ -233,7 +246,7 @@ class DiceReader:
                 flat = float(q[0:6].sum() / pips.sum())
                 pips = pips / pips.sum()
                 dice.append({"faces": honest(pips), "read": np.round(pips, 6), "flat": flat,
-                             "score": die_score,
+                             "score": die_score, "px": round(crop_px(field, uv), 1),
                              "uv": [round(float(uv[0]), 4), round(float(uv[1]), 4)],
                              "on_board": on_board,
                              "half": "left" if rest[0] < 0.5 else "right"})

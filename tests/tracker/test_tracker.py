@@ -1314,6 +1314,41 @@ def test_a_roll_given_a_share_at_one_look_is_not_ruled_out_by_a_surer_misreading
     assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == (roll, dark_play)
 
 
+@pytest.mark.parametrize("six", [
+    (0.005, 0.005, 0.01, 0.03, 0.01, 0.94),  # the throw held as unsure: 6-4 at 0.98 (vid 9508)
+    (0.001, 0.001, 0.001, 0.001, 0.001, 0.995),  # read surely
+])
+@pytest.mark.parametrize("px, called", [(25.6, False), (None, True)])
+def test_a_small_die_read_surely_wrong_is_a_misread_not_a_foul(tmp_path, six, px, called):
+    """Dark throws 4-3 and its 3 is read 6 (the 3 given under 0.02: 0.0008 calibrated), and
+    dark plays the 4-3 thrown, 13/9 13/10, illegal for a 6-4. Dice read from 25.6 px (a die of
+    960x540 on a white point, vid 9508) are not read surely enough to call that
+    (readings.LEGIBLE_PX): the throw waits for its play, recorded as the 4-3 it explains, with a
+    note for the official, and no call. Read from enough pixels, it is a foul, called (RULES 3.1:
+    the numbers thrown are the ones played)."""
+    rng = np.random.default_rng(29)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/9 13/10").swapped()
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+
+    def dark_dice(position):
+        obs = look(position, (4, 3), "left")
+        obs.dice[1]["faces"] = honest(np.array(six))
+        if px is not None:
+            for die in obs.dice:
+                die["px"] = px
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        dark_dice(light_opened), dark_dice(dark_played), look(dark_played), look(dark_played, (5, 2))])
+    calls = [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)]
+    assert calls == ([("no_such_play", 2)] if called else [])
+    last = [e for e in events if e["type"] == "play"][-1]
+    assert (last["dice"], last.get("play")) == (([6, 4], None) if called else ([4, 3], "13/10 13/9"))
+
+
 def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path):
     """Dark throws 6-5 and plays 24/18, then 18/13. At the settle between, the dice are found
     faintly (one die, weakly, a little off where it lay: too faint to read a throw from, vid
