@@ -68,8 +68,8 @@ from engine.position import Position
 from gammoncam.decoding import (Decision, Thresholds, danced_between, decode, expected_classes, explained,
                                 free_reading, log_probs, mixed_stack_play, mover_reached, opponent_played,
                                 passes_through, shared_point_play)
-from gammoncam.readings import (CHANCE, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading, cube_place,
-                                lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
+from gammoncam.readings import (CHANCE, LEGIBLE_PX, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading,
+                                cube_place, lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
 from vision.orientation import pinned_reading, reading_position
 from vision.observation import Observation
@@ -172,6 +172,7 @@ class Tracker:
     # read as clearly legal shows the two agree again.
     in_sync: bool = True
     held: DiceReading | None = None  # a throw seen but not yet recorded (its roll unsure)
+    small_dice_told: bool = False  # whether the official was warned that the dice are read from few pixels
     # True once the cube was offered by the player due with their throw on the board, not yet
     # recorded (a double after the throw, RULES 5.2), until a throw is recorded: the cube put
     # back meanwhile is no cube action (:meth:`_offered_with_throw_on_board`).
@@ -685,6 +686,11 @@ class Tracker:
                 dice = replace(dice, half=None)
         dice = self._taken_as_counting(dice, logp)
         roll, p = dice.likely()
+        if not dice.legible and not self.small_dice_told:
+            self.small_dice_told = True
+            self.note("warning", text=f"the dice are read from {dice.px:.0f} px, under {LEGIBLE_PX:.0f}: a play one "
+                                      "misread die could explain is not called; bring the camera closer or raise "
+                                      "its resolution")
         unsure = p < HOLD or not dice.legible or not dice.valid_sure
         if dice.valid and unsure and self.state.phase in ("turn", "played"):
             # recorded with the play, which tells the roll and that it counted (_resolve_held); dice

@@ -1323,9 +1323,9 @@ def test_a_small_die_read_surely_wrong_is_a_misread_not_a_foul(tmp_path, six, px
     """Dark throws 4-3 and its 3 is read 6 (the 3 given under 0.02: 0.0008 calibrated), and
     dark plays the 4-3 thrown, 13/9 13/10, illegal for a 6-4. Dice read from 25.6 px (a die of
     960x540 on a white point, vid 9508) are not read surely enough to call that
-    (readings.LEGIBLE_PX): the throw waits for its play, recorded as the 4-3 it explains, with a
-    note for the official, and no call. Read from enough pixels, it is a foul, called (RULES 3.1:
-    the numbers thrown are the ones played)."""
+    (readings.LEGIBLE_PX): the official is warned once, the throw waits for its play, recorded as
+    the 4-3 it explains, with a note, and no call. Read from enough pixels, it is a foul, called
+    (RULES 3.1: the numbers thrown are the ones played)."""
     rng = np.random.default_rng(29)
     start = Position.start()
     light_opened = start.apply("8/5 6/5")
@@ -1345,6 +1345,11 @@ def test_a_small_die_read_surely_wrong_is_a_misread_not_a_foul(tmp_path, six, px
         dark_dice(light_opened), dark_dice(dark_played), look(dark_played), look(dark_played, (5, 2))])
     calls = [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)]
     assert calls == ([("no_such_play", 2)] if called else [])
+    warnings = [e["text"] for e in events if e["type"] == "warning"]
+    if called:
+        assert warnings == []
+    else:
+        assert len(warnings) == 1 and "read from 26 px, under 30" in warnings[0]
     last = [e for e in events if e["type"] == "play"][-1]
     assert (last["dice"], last.get("play")) == (([6, 4], None) if called else ([4, 3], "13/10 13/9"))
 
