@@ -318,9 +318,11 @@ def transcript_text(referee) -> str:
     return write_transcript(session_transcript(referee.profile, referee.events, players=("Light", "Dark")))
 
 
-def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: dict | None = None) -> dict:
+def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: dict | None = None,
+               warnings: list | None = None) -> dict:
     """The web page's state (web_ui/SCHEMA.md) from the referee session; ``seen``: dice read but
-    not yet recorded (``{"dice", "player"}``), shown until the referee has a throw."""
+    not yet recorded (``{"dice", "player"}``), shown until the referee has a throw; ``warnings``:
+    what the watch warned the official of, oldest first."""
     from web_ui.board import board_state, crawford_flag, page_pips
 
     s = referee.state
@@ -348,6 +350,7 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
         "cube": {"value": s.cube, "owner": None if s.owner is None else s.owner + 1, "offered": s.phase == "doubled"},
         "board": board, "pips": page_pips(s.position, (s.on_roll or 0) + 1, name) if board else None,
         "plays": plays, "call": last_call, "calls": list(calls or []), "ids": {"gnubg": None, "xgid": None},
+        "warnings": list(warnings or []),
     }
 
 

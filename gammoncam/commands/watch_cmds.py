@@ -228,6 +228,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
     show = _printer(args)
     book = CallBook(box)
     seen: dict = {}  # a throw read but held until its play tells the roll (the page shows it meanwhile)
+    warnings: list = []  # what the official was warned of (the page shows the latest)
 
     def emit(event: dict) -> None:
         show(event)
@@ -235,12 +236,14 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
             seen.update(dice=event["dice"], player=event.get("player"))
         elif "accepted" in event:  # the referee acted: the held throw is recorded, or its turn is over
             seen.clear()
+        elif event["type"] == "warning":
+            warnings.append(event["text"])
         resolved = book.hear(event)
         if feed is not None:
             try:  # the page is a viewer: trouble there never stops the referee
                 for out in (event, resolved) if resolved else (event,):
                     feed.publish({k: v for k, v in out.items() if k != "accepted"},
-                                 feed_state(referee, calls=book.calls, seen=seen or None))
+                                 feed_state(referee, calls=book.calls, seen=seen or None, warnings=warnings))
             except Exception as exc:  # noqa: BLE001
                 print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
 

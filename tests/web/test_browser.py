@@ -170,6 +170,22 @@ def test_dice_read_but_not_yet_recorded_are_drawn_faded(server, page, feed):
     assert page.locator(".die").count() >= 2
 
 
+def test_the_latest_warning_is_shown_until_there_is_none(server, page, feed):
+    """What the watch warns the official of (dice read from too few pixels for a call on one
+    die's face: gammoncam.readings.LEGIBLE_PX) stays on the page, the latest of them."""
+    from web_ui.board import empty_state
+
+    page.goto(server.url + "/")
+    page.wait_for_selector("#conn.live")
+    assert page.locator("#warning").is_hidden()
+    text = "the dice are read from 26 px, under 30: a play one misread die could explain is not called"
+    feed.publish({"type": "warning", "text": text}, {**empty_state(), "warnings": ["a score not given", text]})
+    page.wait_for_selector("#warning:not([hidden])")
+    assert page.locator("#warning").inner_text() == f"Warning: {text}"
+    feed.publish({"type": "game_start"}, empty_state())
+    page.wait_for_selector("#warning", state="hidden")
+
+
 def test_overlay_background_is_transparent(server, browser, demo):
     play_until(demo, "call")
     context = browser.new_context(viewport={"width": 1920, "height": 1080})

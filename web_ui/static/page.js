@@ -75,6 +75,13 @@
     }
   }
 
+  function renderWarning(state) {
+    const warnings = state.warnings || [];
+    const el = $("#warning");
+    el.hidden = warnings.length === 0;
+    GC.text(el, warnings.length ? `Warning: ${warnings[warnings.length - 1]}` : "");
+  }
+
   function render(state, event) {
     GC.lastState = state;
     GC.drawBoard($("#board"), state);
@@ -82,6 +89,7 @@
     renderPlays(state);
     renderCalls(state);
     renderBanner(state, event);
+    renderWarning(state);
     GC.text($("#gnubg-id"), state.ids && state.ids.gnubg ? state.ids.gnubg : "\u2014");
     GC.text($("#xgid"), state.ids && state.ids.xgid ? state.ids.xgid : "\u2014");
     document.body.dataset.lastEvent = event ? String(event.id) : document.body.dataset.lastEvent || "";
