@@ -186,6 +186,19 @@ def test_the_latest_warning_is_shown_until_there_is_none(server, page, feed):
     page.wait_for_selector("#warning", state="hidden")
 
 
+def test_the_referee_page_lists_every_warning(server, page, feed):
+    """The official's page keeps all the warnings, oldest first (the live board shows the latest)."""
+    from web_ui.board import empty_state
+
+    page.goto(server.url + "/referee")
+    page.wait_for_selector("#conn >> text=live")
+    assert page.locator("#warnings-card").is_hidden()
+    warnings = ["no score given: the Crawford game cannot be told", "the dice are read from 26 px, under 30"]
+    feed.publish({"type": "warning", "text": warnings[1]}, {**empty_state(), "warnings": warnings})
+    page.wait_for_selector("#warnings-card:not([hidden])")
+    assert page.locator("#warnings li").all_inner_texts() == warnings
+
+
 def test_overlay_background_is_transparent(server, browser, demo):
     play_until(demo, "call")
     context = browser.new_context(viewport={"width": 1920, "height": 1080})

@@ -39,9 +39,18 @@
     $("#log").prepend(li);
   }
 
+  function renderWarnings(state) {
+    // every warning, not only the latest as on the live board: the official decides what they change
+    const warnings = state.warnings || [];
+    $("#warnings-card").hidden = warnings.length === 0;
+    const list = $("#warnings");
+    list.replaceChildren(...warnings.map((text) => { const li = GC.make("li", ""); li.textContent = text; return li; }));
+  }
+
   function render(state, event) {
     GC.lastState = state;
     GC.drawBoard($("#board"), state);
+    renderWarnings(state);
     const call = state.call;
     const card = $("#callcard");
     card.classList.toggle("pending", !!(call && call.pending));
