@@ -7,6 +7,10 @@ replays the same events through the same pure function and has exactly the state
 verdicts it had. A file that is not such a log is refused with :class:`LogError` and never
 written to.
 
+Notes (:meth:`Referee.note`) keep, beside the events, what the official should look at again: a
+moment the watch was unsure of (a play that fits dice other than those read). They are logged
+in the same file but change nothing: replaying the events alone gives the same session.
+
 Calls go to the *call listeners* (a light, a buzzer, a serial box, the replay's printer) in
 monitor mode; in silent mode they are only logged (RULES 7.3).
 
@@ -55,6 +59,7 @@ class Referee:
         self.state = MatchState.new(profile)
         self.events: list = []
         self.rulings: list[Ruling] = []
+        self.notes: list[dict] = []  # each with "after": how many events came before it
         self._db: sqlite3.Connection | None = None
 
     # --- the log ----------------------------------------------------------------------
@@ -82,6 +87,8 @@ class Referee:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             rows = db.execute("SELECT seq, event FROM events ORDER BY seq").fetchall()
+            has_notes = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='notes'").fetchone()
+            notes = db.execute("SELECT note FROM notes ORDER BY id").fetchall() if has_notes else []
         except (sqlite3.Error, OSError) as exc:  # a folder that is not there, a read-only disk
             if db is not None:
                 db.close()
@@ -96,6 +103,11 @@ class Referee:
             except (ValueError, TypeError) as exc:  # EngineError is a ValueError
                 db.close()
                 raise LogError(f"{path}: event {seq} cannot be read ({exc})") from None
+        try:
+            referee.notes = [json.loads(text) for (text,) in notes]
+        except ValueError as exc:
+            db.close()
+            raise LogError(f"{path}: a note cannot be read ({exc})") from None
         referee._db = db
         referee.listeners = list(listeners)
         return referee
@@ -127,6 +139,25 @@ class Referee:
         self._commit(event, state, ruling)
         return ruling
 
+    def note(self, note: dict) -> None:
+        """Log ``note`` (JSON-serialisable) for the official, after the events so far; it is no
+        event and changes nothing.
+
+        >>> from engine.profiles import profile
+        >>> ref = Referee(profile("money"))
+        >>> ref.note({"what": "a cube turned before the throw"})
+        >>> ref.notes
+        [{'after': 0, 'what': 'a cube turned before the throw'}]
+        """
+        record = {"after": len(self.events), **note}
+        if self._db is not None:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                # A log made before notes were kept gets their table with its first note.
+                self._db.execute(NOTES_TABLE)
+                self._db.execute("INSERT INTO notes(note) VALUES (?)", (json.dumps(record),))
+        self.notes.append(record)
+
     def _act(self, event) -> Ruling:
         state, ruling = self.state.apply(event)
         self._commit(event, state, ruling)
@@ -147,6 +178,7 @@ class Referee:
 
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+NOTES_TABLE = "CREATE TABLE IF NOT EXISTS notes(id INTEGER PRIMARY KEY, note TEXT NOT NULL)"
 
 
 def _create_log(path: str, profile: Profile) -> None:
@@ -163,6 +195,7 @@ def _create_log(path: str, profile: Profile) -> None:
         db.execute(f"PRAGMA user_version={LOG_VERSION}")
         db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         db.execute("CREATE TABLE events(seq INTEGER PRIMARY KEY, event TEXT NOT NULL)")
+        db.execute(NOTES_TABLE)
         db.execute("INSERT INTO meta VALUES ('profile', ?)", (json.dumps(profile.to_json()),))
         db.execute("COMMIT")
     finally:

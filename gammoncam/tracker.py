@@ -260,6 +260,8 @@ class Tracker:
         return ruling
 
     def note(self, kind: str, **info) -> None:
+        """Tell the watch something that is not a referee event; ``what``, where given, says to
+        the official a moment worth a second look (the watch keeps it in the referee log)."""
         self.emit({"type": kind, **info})
 
     # -- the one entry point ------------------------------------------------------------
@@ -842,8 +844,9 @@ class Tracker:
         best = self._roll_explaining(before, mover, held, logp, path=path)
         likely, p = held.likely()
         if best != likely:  # no call, but the official is told (vid 5303: a 6-1 read, a 6-2 played)
-            self.note("unclear", what="the play fits a roll the dice were read less likely to show",
-                      dice=list(likely), probability=round(p, 3), played_as=list(best))
+            self.note("unclear", what=f"the play fits {best[0]}-{best[1]}, a roll the dice were read less likely to "
+                      f"show than {likely[0]}-{likely[1]}", player=COLOUR.index(mover) + 1, dice=list(likely),
+                      probability=round(p, 3), played_as=list(best))
             if decode(before, likely, mover, logp, self.thresholds).kind == "illegal":
                 self.doubted_roll = (before, likely)
         self._submit_throw(best, held, resolved="the roll that explains the play")
@@ -1195,7 +1198,8 @@ class Tracker:
             return decision
         roll = misread_roll(p.before, decision.position, p.dice, p.faces, p.floor, p.read)
         if roll is not None:
-            self.note("dice_misread", dice=list(p.dice), likely=list(roll), **decision.to_json())
+            self.note("dice_misread", dice=list(p.dice), likely=list(roll), what=f"the play is a {roll[0]}-{roll[1]}'s, "
+                      f"the dice were read {p.dice[0]}-{p.dice[1]}: one die misread, or a foul", **decision.to_json())
         elif opponent_played(p.before, decision.position):
             self.note("turn_missed", player=self.state.on_roll + 1, **decision.to_json())
             if not p.before.plays(*p.dice)[0].steps:

@@ -261,6 +261,38 @@ def warm_up(variant) -> None:
     likeliest_classes(np.zeros((1, len(CLASSES))), np.zeros((16, 16)))
 
 
+class Doubts:
+    """The moments the tracker was unsure of and did not call (its notes with a ``what``: a play
+    that fits other dice than those read, a cube turned where the record cannot place it), as the
+    referee page lists them (web_ui/SCHEMA.md ``doubts``), each kept in the referee log as a note;
+    one told again at the next settles is kept once.
+
+    >>> from engine.profiles import profile
+    >>> from gammoncam.referee import Referee
+    >>> referee = Referee(profile("money"))
+    >>> doubts = Doubts(referee)
+    >>> for t in (41.5, 42.9):
+    ...     doubts.hear({"t": t, "type": "unclear", "player": 2, "what": "a cube turned before the throw"})
+    >>> doubts.told
+    [{'t': 41.5, 'type': 'unclear', 'player': 2, 'what': 'a cube turned before the throw', 'game': 0}]
+    >>> referee.notes == [{"after": 0, **doubts.told[0]}]
+    True
+    """
+
+    def __init__(self, referee):
+        self.referee = referee
+        self.told: list[dict] = []
+
+    def hear(self, event: dict) -> None:
+        if "what" not in event or event["type"] == "warning":
+            return
+        doubt = {**{k: event[k] for k in ("t", "type", "player", "what") if k in event}, "game": self.referee.state.game}
+        if self.told and {**self.told[-1], "t": doubt.get("t")} == doubt:
+            return
+        self.told.append(doubt)
+        self.referee.note(doubt)
+
+
 class CallBook:
     """The calls of a watch, as the page shows them (web_ui/SCHEMA.md) and the referee box lights
     them: each pending until its play is put right (RULES 7.2: resolved ``corrected``), its
@@ -319,10 +351,11 @@ def transcript_text(referee) -> str:
 
 
 def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: dict | None = None,
-               warnings: list | None = None) -> dict:
+               warnings: list | None = None, doubts: list | None = None) -> dict:
     """The web page's state (web_ui/SCHEMA.md) from the referee session; ``seen``: dice read but
     not yet recorded (``{"dice", "player"}``), shown until the referee has a throw; ``warnings``:
-    what the watch warned the official of, oldest first."""
+    what the watch warned the official of, ``doubts``: the moments it was unsure of (``{"t",
+    "type", "player", "what"}``), each oldest first."""
     from web_ui.board import board_state, crawford_flag, page_pips
 
     s = referee.state
@@ -350,8 +383,8 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
         "cube": {"value": s.cube, "owner": None if s.owner is None else s.owner + 1, "offered": s.phase == "doubled"},
         "board": board, "pips": page_pips(s.position, (s.on_roll or 0) + 1, name) if board else None,
         "plays": plays, "call": last_call, "calls": list(calls or []), "ids": {"gnubg": None, "xgid": None},
-        "warnings": list(warnings or []),
+        "warnings": list(warnings or []), "doubts": list(doubts or []),
     }
 
 
-__all__ = ["Watcher", "RecognizerObserver", "CallBook", "transcript_text", "feed_state", "COLOUR"]
+__all__ = ["Watcher", "RecognizerObserver", "CallBook", "Doubts", "transcript_text", "feed_state", "COLOUR"]

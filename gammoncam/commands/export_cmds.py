@@ -8,7 +8,9 @@ the record that survives a crash, a lost camera or a closed page. ``mat`` (the d
 JellyFish/XG transcript (RULES 9) that ``watch --transcript-out`` writes; ``jsonl`` is one JSON
 object per logged event: the event, the referee's verdict (with a call's kind and reason), and
 the match after it: game, score, cube, and the position's IDs, GNU Backgammon's Position ID
-and Match ID and the XGID for backgammon, the long nardy ID for long nardy.
+and Match ID and the XGID for backgammon, the long nardy ID for long nardy. The notes the watch
+kept for the official (moments it was unsure of: :meth:`gammoncam.referee.Referee.note`) come as
+lines of their own, ``{"note": {...}}``, after the event they followed.
 The log is not changed; a file that is not a referee log is one line and exit status 2.
 """
 
@@ -34,7 +36,8 @@ def register(subparsers) -> None:
 
 def event_records(referee) -> list[dict]:
     """Each logged event as a JSON object: ``seq`` (from 1), the ``event`` as logged, the
-    referee's ``verdict`` and the match ``after`` it.
+    referee's ``verdict`` and the match ``after`` it; each note as ``{"note": {...}}`` after its
+    event.
 
     >>> from engine.profiles import profile
     >>> from engine.match import Double, NewGame, OpeningThrow
@@ -49,7 +52,11 @@ def event_records(referee) -> list[dict]:
     from engine.match import MatchState, event_to_json
     from engine.matchid import gnubg_id, position_of, xgid
 
-    state, out = MatchState.new(referee.profile), []
+    state = MatchState.new(referee.profile)
+    notes = {}
+    for note in referee.notes:
+        notes.setdefault(note["after"], []).append({"note": note})
+    out = list(notes.get(0, []))
     for seq, (event, ruling) in enumerate(zip(referee.events, referee.rulings), 1):
         state, _ = state.apply(event)
         after = {"game": state.game, "score": list(state.score), "cube": state.cube,
@@ -63,6 +70,7 @@ def event_records(referee) -> list[dict]:
         elif position is not None:
             after["position_id"] = position.position_id()
         out.append({"seq": seq, "event": event_to_json(event), "verdict": ruling.to_json(), "after": after})
+        out.extend(notes.get(seq, []))
     return out
 
 

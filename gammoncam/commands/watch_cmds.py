@@ -207,7 +207,7 @@ def _new_log_path() -> str:
 def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0) -> int:
     from gammoncam.frames import FrameSource, SourceError
     from gammoncam.referee import LogError, Referee
-    from gammoncam.watch import CallBook, Watcher, feed_state, transcript_text
+    from gammoncam.watch import CallBook, Doubts, Watcher, feed_state, transcript_text
 
     profile = _profile(args)
     joined_at = _joined_at(args, profile)
@@ -229,6 +229,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
     book = CallBook(box)
     seen: dict = {}  # a throw read but held until its play tells the roll (the page shows it meanwhile)
     warnings: list = []  # what the official was warned of (the page shows the latest)
+    doubts = Doubts(referee)  # moments worth a second look, kept in the log (the referee page lists them)
 
     def emit(event: dict) -> None:
         show(event)
@@ -238,12 +239,14 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
             seen.clear()
         elif event["type"] == "warning":
             warnings.append(event["text"])
+        doubts.hear(event)
         resolved = book.hear(event)
         if feed is not None:
             try:  # the page is a viewer: trouble there never stops the referee
                 for out in (event, resolved) if resolved else (event,):
                     feed.publish({k: v for k, v in out.items() if k != "accepted"},
-                                 feed_state(referee, calls=book.calls, seen=seen or None, warnings=warnings))
+                                 feed_state(referee, calls=book.calls, seen=seen or None, warnings=warnings,
+                                            doubts=doubts.told))
             except Exception as exc:  # noqa: BLE001
                 print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
 

@@ -31,6 +31,25 @@ def test_a_watched_log_exports_the_transcript_watch_wrote_and_every_event(tmp_pa
     assert all(r["after"]["gnubg_id"].count(":") == 1 and r["after"]["xgid"].startswith("XGID=") for r in plays)
 
 
+def test_the_notes_for_the_official_come_after_the_event_they_followed(tmp_path, capsys):
+    from engine.match import NewGame, OpeningThrow, Played
+    from engine.position import Position
+
+    log = tmp_path / "log.sqlite"
+    with Referee.open(log, profile("tournament", match_length=3)) as ref:
+        ref.note({"t": 0.4, "what": "cube turned before the opening throw was seen"})
+        ref.submit(NewGame())
+        ref.submit(OpeningThrow(4, 3))
+        ref.note({"t": 9.0, "player": 1, "what": "the play is a 4-3's, the dice were read 6-3: one die misread, "
+                                                 "or a foul"})
+        ref.submit(Played(Position.start().apply("13/9 13/10")))
+    assert main(["export", str(log), "--format", "jsonl"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line.get("seq") or line["note"]["t"] for line in lines] == [0.4, 1, 2, 9.0, 3]
+    assert lines[3]["note"] == {"after": 2, "t": 9.0, "player": 1,
+                                "what": "the play is a 4-3's, the dice were read 6-3: one die misread, or a foul"}
+
+
 def test_export_refuses_what_is_not_a_log_in_one_line(tmp_path, capsys):
     (tmp_path / "notes.txt").write_text("not a log")
     for bad in ([str(tmp_path / "none.sqlite")], [str(tmp_path / "notes.txt")], [str(tmp_path)]):

@@ -57,6 +57,35 @@ def test_log_reopens_to_the_same_session(tmp_path):
         assert any(not r.accepted for r in again.rulings)
 
 
+def test_notes_for_the_official_are_kept_beside_the_events_and_change_nothing(tmp_path):
+    """A note (a play that fits other dice than those read) is logged where it came and read
+    back with the session; the events replay as without it. A log made before notes were kept
+    takes them too."""
+    profile, reference = corpus_session(calls=False)
+    log = tmp_path / "match.gcref"
+    note = {"t": 41.5, "type": "dice_misread", "player": 2, "what": "the play fits 4-3, the dice were read 6-3"}
+    with Referee.open(log, profile) as referee:
+        for k, event in enumerate(reference.events[:30]):
+            referee.submit(event)
+            if k == 9:
+                referee.note(note)
+    with Referee.open(log) as again:
+        assert again.notes == [{"after": 10, **note}]
+        for event in reference.events[30:]:
+            again.submit(event)
+        assert snapshot(again) == snapshot(reference)
+    db = sqlite3.connect(log)
+    db.execute("DROP TABLE notes")  # as a log of the version before notes
+    db.commit()
+    db.close()
+    with Referee.open(log) as older:
+        assert older.notes == []
+        older.note({"what": "a cube turned before the throw"})
+    with Referee.open(log) as again:
+        assert [n["what"] for n in again.notes] == ["a cube turned before the throw"]
+        assert again.notes[0]["after"] == len(reference.events)
+
+
 def test_kill_9_at_random_instants_then_restart(tmp_path):
     """A real subprocess killed with SIGKILL 20 times; the log then holds the session an
     uninterrupted run gives, state and verdicts alike."""

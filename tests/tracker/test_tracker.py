@@ -16,6 +16,7 @@ from engine.position import Position
 from engine.transcript import parse_transcript
 from gammoncam.cli import main
 from gammoncam.decoding import Thresholds, decode, expected_classes
+from gammoncam.watch import Doubts
 from vision.dice import honest
 from vision.motion import SettleGate
 from vision.orientation import location_map
@@ -1352,6 +1353,13 @@ def test_a_small_die_read_surely_wrong_is_a_misread_not_a_foul(tmp_path, six, px
         assert len(warnings) == 1 and "read from 26 px, under 30" in warnings[0]
     last = [e for e in events if e["type"] == "play"][-1]
     assert (last["dice"], last.get("play")) == (([6, 4], None) if called else ([4, 3], "13/10 13/9"))
+    # the official is told which play to look at again, and the watch keeps it in the log
+    doubts = Doubts(referee)
+    for event in events:
+        doubts.hear(event)
+    told = [(d["player"], d["what"]) for d in doubts.told]
+    assert told == ([] if called else [(2, "the play fits 4-3, a roll the dice were read less likely to show than 6-4")])
+    assert [n["what"] for n in referee.notes] == [what for _, what in told]
 
 
 def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path):

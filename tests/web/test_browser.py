@@ -199,6 +199,25 @@ def test_the_referee_page_lists_every_warning(server, page, feed):
     assert page.locator("#warnings li").all_inner_texts() == warnings
 
 
+def test_the_referee_page_lists_the_doubts_newest_first(server, page, feed):
+    """A play the watch did not call but could not square with the dice read is listed for the
+    official (state "doubts"), newest first."""
+    from web_ui.board import empty_state
+
+    page.goto(server.url + "/referee")
+    page.wait_for_selector("#conn >> text=live")
+    assert page.locator("#doubts-card").is_hidden()
+    doubts = [{"t": 41.47, "game": 1, "type": "unclear", "player": 1,
+               "what": "the play fits 6-2, a roll the dice were read less likely to show than 6-1"},
+              {"t": 97.0, "game": 2, "type": "dice_misread", "player": 2,
+               "what": "the play is a 4-3's, the dice were read 6-3: one die misread, or a foul"}]
+    feed.publish({"type": "dice_misread", **doubts[1]}, {**empty_state(), "doubts": doubts})
+    page.wait_for_selector("#doubts-card:not([hidden])")
+    assert page.locator("#doubts li").all_inner_texts() == [
+        "game 2, at 97.0 s, Player 2: the play is a 4-3's, the dice were read 6-3: one die misread, or a foul",
+        "game 1, at 41.5 s, Player 1: the play fits 6-2, a roll the dice were read less likely to show than 6-1"]
+
+
 def test_overlay_background_is_transparent(server, browser, demo):
     play_until(demo, "call")
     context = browser.new_context(viewport={"width": 1920, "height": 1080})

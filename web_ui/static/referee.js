@@ -44,13 +44,25 @@
     const warnings = state.warnings || [];
     $("#warnings-card").hidden = warnings.length === 0;
     const list = $("#warnings");
-    list.replaceChildren(...warnings.map((text) => { const li = GC.make("li", ""); li.textContent = text; return li; }));
+    list.replaceChildren(...warnings.map((text) => GC.make("li", "", text)));
+  }
+
+  function renderDoubts(state) {
+    // moments the watch was unsure of and did not call (a play that fits other dice than those
+    // read): newest first, for the official to check on the board
+    const doubts = (state.doubts || []).slice().reverse();
+    $("#doubts-card").hidden = doubts.length === 0;
+    $("#doubts").replaceChildren(...doubts.map((d) => {
+      const who = state.players && d.player ? `${state.players[String(d.player)]}: ` : "";
+      return GC.make("li", "", `game ${d.game}, at ${d.t.toFixed(1)} s, ${who}${d.what}`);
+    }));
   }
 
   function render(state, event) {
     GC.lastState = state;
     GC.drawBoard($("#board"), state);
     renderWarnings(state);
+    renderDoubts(state);
     const call = state.call;
     const card = $("#callcard");
     card.classList.toggle("pending", !!(call && call.pending));
