@@ -47,6 +47,7 @@ from engine.errors import EngineError  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.transcript import parse_transcript  # noqa: E402
 from gammoncam.cli import main as gammoncam  # noqa: E402
+from gammoncam.referee import Referee  # noqa: E402
 from vision.conditions import CONDITIONS, apply  # noqa: E402
 
 
@@ -210,6 +211,8 @@ def main() -> int:
         events = [json.loads(line) for line in out.getvalue().splitlines() if line.startswith("{")]
         stats = next(json.loads(line) for line in err.getvalue().splitlines() if line.startswith('{"stats"'))
         seen = parse_transcript(seen_path.read_text())
+        with Referee.open(Path(tmp) / "log.sqlite") as logged:  # the moments noted for a second look
+            doubts = [{k: note.get(k) for k in ("t", "player", "what")} for note in logged.notes]
     # The render's truth: throws that came to rest not counting (RULES 2.3), each matched by a
     # re-roll call on its thrower at most REROLL_WITHIN seconds later.
     invalid = [(t - t0, thrower) for t, thrower in invalid_throws(vdir / "frames.jsonl") if t >= t0]
@@ -254,6 +257,7 @@ def main() -> int:
         "joined_frame": next((e["frame"] + (args.join_at or 0) for e in events if e.get("joined")), None),
         "calls": [{k: e.get(k) for k in ("t", "kind", "reason", "player")} for e in events if e["type"] == "call"],
         "unclear": sum(e["type"] == "unclear" for e in events),
+        "doubts": doubts,
         "rerolls_thrown": len(invalid),
         "rerolls_called": sum(any(reroll_matches(call, throw) for call in rerolls) for throw in invalid),
         "reroll_calls_unmatched": sum(not any(reroll_matches(call, throw) for throw in invalid) for call in rerolls),
