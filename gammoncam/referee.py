@@ -7,9 +7,10 @@ replays the same events through the same pure function and has exactly the state
 verdicts it had. A file that is not such a log is refused with :class:`LogError` and never
 written to.
 
-Notes (:meth:`Referee.note`) keep, beside the events, what the official should look at again: a
-moment the watch was unsure of (a play that fits dice other than those read). They are logged
-in the same file but change nothing: replaying the events alone gives the same session.
+Notes (:meth:`Referee.note`) keep, beside the events, what the official should look at again (a
+moment the watch was unsure of: a play that fits dice other than those read) and what the
+officials did on the page (a call acknowledged, the players named). They are logged in the same
+file but change no verdict: replaying the events alone gives the same session.
 
 Calls go to the *call listeners* (a light, a buzzer, a serial box, the replay's printer) in
 monitor mode; in silent mode they are only logged (RULES 7.3).
@@ -28,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 from typing import Callable, Iterable
 
 from engine.match import MODES, MatchState, Ruling, event_from_json, event_to_json
@@ -61,6 +63,7 @@ class Referee:
         self.rulings: list[Ruling] = []
         self.notes: list[dict] = []  # each with "after": how many events came before it
         self._db: sqlite3.Connection | None = None
+        self._writing = threading.Lock()  # one thread at a time writes to the log
 
     # --- the log ----------------------------------------------------------------------
     @classmethod
@@ -83,7 +86,8 @@ class Referee:
         try:
             if not exists:
                 _create_log(path, profile)
-            db = sqlite3.connect(path, isolation_level=None)
+            # the page's thread notes what an official did while the frame loop's submits events
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             rows = db.execute("SELECT seq, event FROM events ORDER BY seq").fetchall()
@@ -132,7 +136,7 @@ class Referee:
         """
         state, ruling = self.state.apply(event)  # pure: nothing has changed yet
         if self._db is not None:
-            with self._db:
+            with self._writing, self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute("INSERT INTO events(seq, event) VALUES (?, ?)",
                                  (len(self.events) + 1, json.dumps(event_to_json(event))))
@@ -151,12 +155,27 @@ class Referee:
         """
         record = {"after": len(self.events), **note}
         if self._db is not None:
-            with self._db:
+            with self._writing, self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 # A log made before notes were kept gets their table with its first note.
                 self._db.execute(NOTES_TABLE)
                 self._db.execute("INSERT INTO notes(note) VALUES (?)", (json.dumps(record),))
         self.notes.append(record)
+
+    @property
+    def players(self) -> tuple[str, str]:
+        """The players' names, light's first, as last given (a note ``{"type": "players"}``).
+
+        >>> from engine.profiles import profile
+        >>> ref = Referee(profile("money"))
+        >>> ref.players
+        ('Light', 'Dark')
+        >>> ref.note({"type": "players", "players": ["Ana", "Bea"]})
+        >>> ref.players
+        ('Ana', 'Bea')
+        """
+        named = [n["players"] for n in self.notes if n.get("type") == "players"]
+        return tuple(named[-1]) if named else ("Light", "Dark")
 
     def _act(self, event) -> Ruling:
         state, ruling = self.state.apply(event)

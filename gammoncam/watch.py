@@ -20,10 +20,13 @@ back: ``board_lost``, then ``board_back``.
 
 from __future__ import annotations
 
+import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+import cv2
 import numpy as np
 
 from engine.transcript import session_transcript, write_transcript
@@ -122,6 +125,8 @@ class Watcher:
         self.tracker = Tracker(referee, self._emit, thresholds, joined_at=dict(joined_at or {}))
         self.on_frame = on_frame
         self.board_lost = None  # while the camera looks elsewhere: the board's gate image as last seen
+        self.latest = None  # the latest frame's image (the calibration page shows it)
+        self.corners_given = None  # corners an official gave on the page, used from the next frame
         referee.listeners.append(self._call)
         warm_up(referee.state.variant)
 
@@ -143,6 +148,20 @@ class Watcher:
         self._emit({"type": "call", "kind": ruling.kind, "reason": ruling.reason, "text": ruling.text,
                     "event": type(event).__name__, "player": None if side is None else side + 1,
                     "game": state.game})
+
+    def give_corners(self, corners) -> None:
+        """Corners an official gave (the calibration page, another thread): from the next frame on
+        the board is read there and calibrated again at the next settle, as given by hand."""
+        self.corners_given = np.asarray(corners, np.float64).reshape(4, 2)
+
+    def _use_given_corners(self) -> None:
+        corners, self.corners_given = self.corners_given, None
+        self.observer.corners = corners
+        if hasattr(self.observer, "calibration"):
+            self.observer.calibration, self.observer.by_hand = None, True
+        self.gate = SettleGate(corners, fps=self.source.fps)
+        self.board_lost = None
+        self._emit({"type": "corners_given", "corners": np.round(corners, 1).tolist()})
 
     def _localise(self, frame) -> bool:
         """Look for the board on this frame (twice a second of video) when no corners were given."""
@@ -201,6 +220,9 @@ class Watcher:
                 wall = time.perf_counter()
                 stats.frames += 1
                 stats.video_s = frame.time
+                self.latest = frame.image
+                if self.corners_given is not None:
+                    self._use_given_corners()
                 if self.gate is None and not self._localise(frame):
                     continue
                 if self.board_lost is not None:  # the view elsewhere is no board to settle on
@@ -335,27 +357,154 @@ class CallBook:
             return self._resolve("illegal_double", "withdrawn")
         return None
 
+    def acknowledge(self, call_id: int | None, author: str) -> dict:
+        """An official acknowledged call ``call_id`` (the latest waiting, if None) on the page: it
+        waits no longer, and its light goes out; the page's ``call_resolved`` event. LookupError
+        when no such call waits.
+
+        >>> book = CallBook()
+        >>> book.hear({"type": "call", "kind": "reroll", "reason": "off_board", "text": "...", "player": 2})
+        >>> book.acknowledge(None, "Chief TD")["resolution"], book.calls[0]["acknowledged_by"]
+        ('acknowledged', 'Chief TD')
+        """
+        waiting = [c for c in self.calls if c["pending"]]
+        called = next((c for c in reversed(waiting) if call_id in (None, c["id"])), None)
+        if called is None:
+            raise LookupError(f"call {call_id} is not waiting to be acknowledged" if call_id and waiting
+                              else "no call is waiting to be acknowledged")
+        called["acknowledged_by"] = author
+        return {**self._close(called, "acknowledged"), "author": author}
+
     def _resolve(self, kind: str, resolution: str) -> dict | None:
         called = next((c for c in reversed(self.calls) if c["pending"] and c["kind"] == kind), None)
-        if called is None:
-            return None
+        return None if called is None else self._close(called, resolution)
+
+    def _close(self, called: dict, resolution: str) -> dict:
         called.update(pending=False, resolution=resolution)
         if called["id"] in self._box_calls:
             self.box.clear(self._box_calls.pop(called["id"]))
         return {"type": "call_resolved", "call_id": called["id"], "resolution": resolution}
 
 
+class WatchDesk:
+    """The watch's side of the web page: after each event the state the page shows
+    (:func:`feed_state`: the calls as booked, the throw held, the warnings and doubts), and the
+    referee actions an official takes there (web_ui/SCHEMA.md): acknowledge a call (its light on
+    the box goes out), switch between monitor and silent mode (RULES 7.3), name the players (the
+    page and the transcripts), give the board's corners (the calibration page, which shows the
+    latest frame). Each action is kept in the referee log as a note. The record follows the board,
+    so what would rewrite it by hand (undo, correct or enter a play, a new game or match, another
+    profile or length) is refused, with that said: the checkers put right on the board put the
+    record right (a play put right to the dice resolves its call).
+
+    The frame loop and the page's requests run in two threads; one lock keeps them apart.
+    """
+
+    ACTIONS = ("acknowledge", "set_mode", "set_players", "calibrate")
+
+    def __init__(self, referee, feed=None, box=None):
+        self.referee, self.feed = referee, feed
+        self.book = CallBook(box)
+        self.doubts = Doubts(referee)
+        self.seen: dict = {}  # a throw read but held until its play tells the roll (shown meanwhile)
+        self.warnings: list = []  # what the official was warned of
+        self.watcher: Watcher | None = None  # set once the frame loop runs: corners, the latest frame
+        self.lock = threading.RLock()
+        self.closed = False  # the watch is over and its log closed: the page only shows
+        if feed is not None:
+            feed.on_referee_action = self.act
+            feed.frame_source = self.frame_jpeg
+            feed.transcript = self.transcript
+
+    def hear(self, event: dict) -> None:
+        """Take ``event`` (as the watcher emits it) into the page's state and publish it."""
+        with self.lock:
+            if event["type"] == "throw_unsure":
+                self.seen.update(dice=event["dice"], player=event.get("player"))
+            elif "accepted" in event:  # the referee acted: the held throw is recorded, or its turn is over
+                self.seen.clear()
+            elif event["type"] == "warning":
+                self.warnings.append(event["text"])
+            self.doubts.hear(event)
+            resolved = self.book.hear(event)
+            self._publish(event, resolved)
+
+    def act(self, action: str, params: dict, author: str) -> dict:
+        """A referee action from the page (validated there); ActionRejected if refused."""
+        from web_ui.feed import ActionRejected
+
+        if action not in self.ACTIONS:
+            raise ActionRejected(f"{action.replace('_', ' ')} is not done while a game is watched: the record "
+                                 "follows the board, so put it right there")
+        with self.lock:
+            if self.closed:
+                raise ActionRejected("the watch has ended and its referee log is closed")
+            if action == "acknowledge":
+                try:
+                    resolved = self.book.acknowledge(params.get("call_id"), author)
+                except LookupError as exc:
+                    raise ActionRejected(str(exc)) from None
+                note, message = {"type": "acknowledged", "call_id": resolved["call_id"]}, \
+                    f"call {resolved['call_id']} acknowledged"
+            elif action == "set_mode":
+                self.referee.mode = params["mode"]
+                note, message = {"type": "mode", "mode": params["mode"]}, f"{params['mode']} mode"
+            elif action == "set_players":
+                note, message = {"type": "players", "players": [params["player1"], params["player2"]]}, "players named"
+            else:  # calibrate
+                if self.watcher is None:
+                    raise ActionRejected("no camera frame yet to read the board with these corners")
+                self.watcher.give_corners(params["corners"])
+                note, message = {"type": "corners", "corners": params["corners"]}, "corners taken: the board is read there"
+            self.referee.note({**note, "author": author})
+            self._publish(resolved if action == "acknowledge" else {**note, "author": author})
+            return {"message": message}
+
+    def close(self) -> None:
+        """The watch is over: the log is about to close, so no action is taken from now on."""
+        with self.lock:
+            self.closed = True
+
+    def frame_jpeg(self) -> bytes | None:
+        image = None if self.watcher is None else self.watcher.latest
+        if image is None:
+            return None
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        return data.tobytes() if ok else None
+
+    def transcript(self) -> str:
+        with self.lock:
+            return transcript_text(self.referee)
+
+    def _publish(self, event: dict, resolved: dict | None = None) -> None:
+        if self.feed is None:
+            return
+        watcher = self.watcher
+        corners = None if watcher is None else (watcher.corners_given if watcher.corners_given is not None
+                                                else getattr(watcher.observer, "corners", None))
+        if corners is not None:
+            self.feed.corners = np.asarray(corners, np.float64).round(1).tolist()
+        try:  # the page is a viewer: trouble there never stops the referee
+            state = feed_state(self.referee, calls=self.book.calls, seen=self.seen or None, warnings=self.warnings,
+                               doubts=self.doubts.told, actions=self.ACTIONS)
+            for out in (event, resolved) if resolved else (event,):
+                self.feed.publish({k: v for k, v in out.items() if k != "accepted"}, state)
+        except Exception as exc:  # noqa: BLE001
+            print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
+
+
 def transcript_text(referee) -> str:
     """The session so far as a match transcript (player 1 light, player 2 dark)."""
-    return write_transcript(session_transcript(referee.profile, referee.events, players=("Light", "Dark")))
+    return write_transcript(session_transcript(referee.profile, referee.events, players=referee.players))
 
 
-def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: dict | None = None,
-               warnings: list | None = None, doubts: list | None = None) -> dict:
+def feed_state(referee, calls: list | None = None, seen: dict | None = None, warnings: list | None = None,
+               doubts: list | None = None, actions: tuple | None = None) -> dict:
     """The web page's state (web_ui/SCHEMA.md) from the referee session; ``seen``: dice read but
     not yet recorded (``{"dice", "player"}``), shown until the referee has a throw; ``warnings``:
     what the watch warned the official of, ``doubts``: the moments it was unsure of (``{"t",
-    "type", "player", "what"}``), each oldest first."""
+    "type", "player", "what"}``), each oldest first; ``actions``: the referee actions the page
+    may take (all, if None)."""
     from web_ui.board import board_state, crawford_flag, page_pips
 
     s = referee.state
@@ -371,9 +520,10 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
                 plays.append({"game": game.number, "turn": a.number, "player": a.side + 1,
                               "dice": list(a.dice), "play": a.play})
     last_call = calls[-1] if calls else None
+    light, dark = referee.players
     return {
-        "variant": variant, "profile": name, "mode": mode,
-        "players": {"1": "Light", "2": "Dark"}, "match_length": profile.match_length,
+        "variant": variant, "profile": name, "mode": referee.mode,
+        "players": {"1": light, "2": dark}, "match_length": profile.match_length,
         "score": {"1": s.score[0], "2": s.score[1]},
         "crawford": crawford_flag(profile.match_length, s.crawford, s.post_crawford),
         "game": s.game, "turn": current[-1].number if current else 0,
@@ -384,7 +534,8 @@ def feed_state(referee, mode: str = "monitor", calls: list | None = None, seen: 
         "board": board, "pips": page_pips(s.position, (s.on_roll or 0) + 1, name) if board else None,
         "plays": plays, "call": last_call, "calls": list(calls or []), "ids": {"gnubg": None, "xgid": None},
         "warnings": list(warnings or []), "doubts": list(doubts or []),
+        **({} if actions is None else {"actions": list(actions)}),
     }
 
 
-__all__ = ["Watcher", "RecognizerObserver", "CallBook", "Doubts", "transcript_text", "feed_state", "COLOUR"]
+__all__ = ["Watcher", "RecognizerObserver", "CallBook", "Doubts", "WatchDesk", "transcript_text", "feed_state", "COLOUR"]

@@ -207,7 +207,7 @@ def _new_log_path() -> str:
 def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0) -> int:
     from gammoncam.frames import FrameSource, SourceError
     from gammoncam.referee import LogError, Referee
-    from gammoncam.watch import CallBook, Doubts, Watcher, feed_state, transcript_text
+    from gammoncam.watch import WatchDesk, Watcher, transcript_text
 
     profile = _profile(args)
     joined_at = _joined_at(args, profile)
@@ -226,29 +226,11 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
 
     box = open_device(args)
     show = _printer(args)
-    book = CallBook(box)
-    seen: dict = {}  # a throw read but held until its play tells the roll (the page shows it meanwhile)
-    warnings: list = []  # what the official was warned of (the page shows the latest)
-    doubts = Doubts(referee)  # moments worth a second look, kept in the log (the referee page lists them)
+    desk = WatchDesk(referee, feed, box)  # the page's state and the official's actions there
 
     def emit(event: dict) -> None:
         show(event)
-        if event["type"] == "throw_unsure":
-            seen.update(dice=event["dice"], player=event.get("player"))
-        elif "accepted" in event:  # the referee acted: the held throw is recorded, or its turn is over
-            seen.clear()
-        elif event["type"] == "warning":
-            warnings.append(event["text"])
-        doubts.hear(event)
-        resolved = book.hear(event)
-        if feed is not None:
-            try:  # the page is a viewer: trouble there never stops the referee
-                for out in (event, resolved) if resolved else (event,):
-                    feed.publish({k: v for k, v in out.items() if k != "accepted"},
-                                 feed_state(referee, calls=book.calls, seen=seen or None, warnings=warnings,
-                                            doubts=doubts.told))
-            except Exception as exc:  # noqa: BLE001
-                print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
+        desk.hear(event)
 
     if not args.json:
         print(f"gammoncam watch: {source_name}; referee log {log}", file=sys.stderr)
@@ -267,7 +249,8 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
 
         on_frame = paced if pace > 0 else None
         with source:
-            watcher = Watcher(source, observer, referee, corners, emit=emit, on_frame=on_frame, joined_at=joined_at)
+            watcher = desk.watcher = Watcher(source, observer, referee, corners, emit=emit, on_frame=on_frame,
+                                             joined_at=joined_at)
             try:
                 stats = watcher.run()
             except SourceError as exc:
@@ -286,6 +269,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
             except OSError as exc:
                 print(f"gammoncam watch: cannot write {args.transcript_out}: {exc.strerror}", file=sys.stderr)
                 code = 2
+        desk.close()
         referee.close()
         if box is not None:
             box.close()

@@ -58,9 +58,20 @@
     }));
   }
 
+  function renderActions(state) {
+    // a watched game offers only the actions that leave its record to the board (state.actions)
+    const allowed = state.actions;
+    document.querySelectorAll("form.act-form").forEach((form) => {
+      const off = Array.isArray(allowed) && !allowed.includes(form.dataset.action);
+      form.querySelectorAll("button, input, select").forEach((el) => { el.disabled = off; });
+      form.title = off ? "Not while a game is watched: the record follows the board" : "";
+    });
+  }
+
   function render(state, event) {
     GC.lastState = state;
     GC.drawBoard($("#board"), state);
+    renderActions(state);
     renderWarnings(state);
     renderDoubts(state);
     const call = state.call;

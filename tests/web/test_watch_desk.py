@@ -1,0 +1,114 @@
+"""The referee page while a game is watched (gammoncam.watch.WatchDesk): an official acknowledges
+a call, switches to silent mode (RULES 7.3), names the players and gives the board's corners;
+each is kept in the referee log. What would rewrite the record by hand is refused with a reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.profiles import profile
+from gammoncam.referee import Referee
+from gammoncam.watch import Watcher, WatchDesk, transcript_text
+from web_ui.app import create_app
+from web_ui.board import empty_state
+from web_ui.feed import LiveFeed
+
+from web_helpers import TOKEN, bearer
+
+DATA = Path(__file__).resolve().parent.parent / "tracker" / "data"
+CALL = {"t": 41.5, "frame": 622, "type": "call", "kind": "illegal_play", "reason": "no_such_play",
+        "text": "13/9 13/10 is not a play of 6-4", "player": 2, "game": 1}
+
+
+class Box:
+    """The two calls of device.driver.RefereeBox the call book makes, recorded."""
+
+    def __init__(self):
+        self.lit, self.cleared = [], []
+
+    def call(self, kind: str) -> int:
+        self.lit.append(kind)
+        return 40 + len(self.lit)
+
+    def clear(self, seq: int) -> None:
+        self.cleared.append(seq)
+
+
+@pytest.fixture
+def desk(tmp_path):
+    referee = Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=3))
+    feed = LiveFeed(empty_state())
+    box = Box()
+    desk = WatchDesk(referee, feed, box)
+    yield desk, create_app(feed, token=TOKEN).test_client(), box
+    referee.close()
+
+
+def act(client, action: str, **body):
+    return client.post(f"/api/referee/{action}", headers=bearer(), json={"author": "Chief TD", **body})
+
+
+def test_a_call_acknowledged_on_the_page_stops_waiting_and_its_light_goes_out(desk):
+    desk, client, box = desk
+    desk.hear(CALL)
+    assert desk.feed.state()["calls"][0]["pending"] and box.lit == ["ILLEGAL_PLAY"]
+    answer = act(client, "acknowledge", call_id=1)
+    assert answer.status_code == 200, answer.get_json()
+    call = desk.feed.state()["calls"][0]
+    assert (call["pending"], call["resolution"], call["acknowledged_by"]) == (False, "acknowledged", "Chief TD")
+    assert box.cleared == [41]
+    assert [e["type"] for e in desk.feed.events_since(0)][-2:] == ["call_resolved", "referee"]
+    again = act(client, "acknowledge", call_id=1)
+    assert again.status_code == 409 and "no call is waiting" in again.get_json()["error"]
+    assert desk.referee.notes == [{"after": 0, "type": "acknowledged", "call_id": 1, "author": "Chief TD"}]
+
+
+def test_silent_mode_players_and_what_the_watch_refuses(desk, tmp_path):
+    desk, client, _ = desk
+    assert act(client, "set_mode", mode="silent").status_code == 200
+    assert desk.referee.mode == "silent" and desk.feed.state()["mode"] == "silent"
+    assert act(client, "set_players", player1="Ana", player2="Bea").status_code == 200
+    assert desk.feed.state()["players"] == {"1": "Ana", "2": "Bea"}
+    assert '[Player 1 "Ana"]' in transcript_text(desk.referee)
+    assert desk.feed.state()["actions"] == ["acknowledge", "set_mode", "set_players", "calibrate"]
+    for action, body in (("undo", {}), ("correct", {"play": "8/5 6/5"}), ("new_game", {})):
+        refused = act(client, action, **body)
+        assert refused.status_code == 409 and "the record follows the board" in refused.get_json()["error"]
+    refused = act(client, "calibrate", corners=[[10, 10], [300, 10], [300, 200], [10, 200]])
+    assert refused.status_code == 409 and "no camera frame yet" in refused.get_json()["error"]
+    desk.referee.close()
+    with Referee.open(tmp_path / "log.sqlite") as again:  # the officials' actions are in the log
+        assert [n["type"] for n in again.notes] == ["mode", "players"] and again.players == ("Ana", "Bea")
+
+
+def test_corners_given_on_the_calibration_page_are_read_from_the_next_frame(desk):
+    """The calibration page shows the latest frame and takes the corners dragged on it; the
+    watch reads the board there from the next frame and calibrates it again."""
+    from gammoncam.frames import FrameSource
+    from vision.synth.observer import TruthObserver
+
+    desk, client, _ = desk
+    stage = json.loads((DATA / "stage.json").read_text())
+    corners = [[round(x + 3.0, 1), round(y - 2.0, 1)] for x, y in stage["field"]]
+    seen = []
+    with FrameSource(str(DATA / "clip.mp4")) as source:
+        desk.watcher = Watcher(source, TruthObserver.from_file(DATA / "clip_truth.jsonl"), desk.referee,
+                               stage["field"], emit=lambda e: (seen.append(e), desk.hear(e)))
+
+        def first_frames(frame, reading):  # the official drags the corners once the video shows
+            if frame.index == 5:
+                assert client.get("/api/frame.jpg").data[:2] == b"\xff\xd8"  # a JPEG of the latest frame
+                assert act(client, "calibrate", corners=corners).status_code == 200
+                assert client.get("/api/calibration").get_json()["corners"] == corners
+
+        desk.watcher.on_frame = first_frames
+        desk.watcher.run()
+    given = [e for e in seen if e["type"] == "corners_given"]
+    assert len(given) == 1 and given[0]["corners"] == corners
+    assert desk.watcher.gate.corners.tolist() == corners
+    desk.close()
+    late = act(client, "set_mode", mode="silent")
+    assert late.status_code == 409 and "has ended" in late.get_json()["error"]
