@@ -199,6 +199,23 @@ def test_the_referee_page_lists_every_warning(server, page, feed):
     assert page.locator("#warnings li").all_inner_texts() == warnings
 
 
+def test_a_watched_game_greys_out_the_actions_it_does_not_take(server, page, feed):
+    """A watched game's state lists the actions its session takes (gammoncam.watch.WatchDesk):
+    the others' forms are disabled, with the reason on hover."""
+    from web_ui.board import empty_state
+
+    page.goto(server.url + "/referee")
+    page.wait_for_selector("#conn >> text=live")
+    assert page.locator("form[data-action=undo] button").is_enabled()
+    feed.publish({"type": "game_start"}, {**empty_state(), "actions": ["acknowledge", "set_mode", "set_players",
+                                                                       "calibrate"]})
+    page.wait_for_selector("form[data-action=undo] button:disabled")
+    assert page.locator("form[data-action=correct] input").is_disabled()
+    assert "the record follows the board" in page.get_attribute("form[data-action=new_game]", "title")
+    assert page.locator("form[data-action=acknowledge] button").is_enabled()
+    assert page.locator("form[data-action=set_players] button").is_enabled()
+
+
 def test_the_referee_page_lists_the_doubts_newest_first(server, page, feed):
     """A play the watch did not call but could not square with the dice read is listed for the
     official (state "doubts"), newest first."""
