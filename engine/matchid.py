@@ -123,6 +123,29 @@ def gnubg_id(state: MatchState) -> str:
     return f"{position.position_id()}:{match_id(state)}"
 
 
+def position_ids(state: MatchState) -> dict:
+    """The IDs that name ``state``'s position: for backgammon ``gnubg_id`` (:func:`gnubg_id`) and
+    ``xgid``, for long nardy its ``position_id``; none before the first game or between games.
+
+    >>> from engine.profiles import profile
+    >>> from engine.match import NewGame, OpeningThrow
+    >>> s, _ = MatchState.new(profile("tournament", match_length=5)).apply(NewGame())
+    >>> position_ids(s.apply(OpeningThrow(5, 1))[0])["gnubg_id"]
+    '4HPwATDgc/ABMA:MIGmAAAAAAAE'
+    >>> position_ids(MatchState.new(profile("tournament", match_length=5)))
+    {}
+    """
+    position = position_of(state)
+    if position is None:
+        return {}
+    if not state.variant.mirrored:
+        return {"position_id": position.position_id()}
+    try:
+        return {"gnubg_id": gnubg_id(state), "xgid": str(xgid(state))}
+    except EngineError:  # between games: no position these IDs describe
+        return {}
+
+
 def xgid(state: MatchState, bottom: int = 1):
     """eXtreme Gammon's XGID of ``state`` (RULES 9), ``bottom`` the side XG draws at the bottom.
 

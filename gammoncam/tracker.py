@@ -1198,8 +1198,9 @@ class Tracker:
             return decision
         roll = misread_roll(p.before, decision.position, p.dice, p.faces, p.floor, p.read)
         if roll is not None:
-            self.note("dice_misread", dice=list(p.dice), likely=list(roll), what=f"the play is a {roll[0]}-{roll[1]}'s, "
-                      f"the dice were read {p.dice[0]}-{p.dice[1]}: one die misread, or a foul", **decision.to_json())
+            self.note("dice_misread", dice=list(p.dice), likely=list(roll),
+                      what=f"the play is a {roll[0]}-{roll[1]}'s, the dice were read {p.dice[0]}-{p.dice[1]}: "
+                           "one die misread, or a foul", **decision.to_json())
         elif opponent_played(p.before, decision.position):
             self.note("turn_missed", player=self.state.on_roll + 1, **decision.to_json())
             if not p.before.plays(*p.dice)[0].steps:

@@ -29,6 +29,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from engine.matchid import position_ids
 from engine.transcript import session_transcript, write_transcript
 from gammoncam.decoding import Thresholds, log_probs
 from gammoncam.frames import FrameSource
@@ -308,7 +309,8 @@ class Doubts:
     def hear(self, event: dict) -> None:
         if "what" not in event or event["type"] == "warning":
             return
-        doubt = {**{k: event[k] for k in ("t", "type", "player", "what") if k in event}, "game": self.referee.state.game}
+        doubt = {**{k: event[k] for k in ("t", "type", "player", "what") if k in event},
+                 "game": self.referee.state.game}
         if self.told and {**self.told[-1], "t": doubt.get("t")} == doubt:
             return
         self.told.append(doubt)
@@ -455,7 +457,8 @@ class WatchDesk:
                 if self.watcher is None:
                     raise ActionRejected("no camera frame yet to read the board with these corners")
                 self.watcher.give_corners(params["corners"])
-                note, message = {"type": "corners", "corners": params["corners"]}, "corners taken: the board is read there"
+                note = {"type": "corners", "corners": params["corners"]}
+                message = "corners taken: the board is read there"
             self.referee.note({**note, "author": author})
             self._publish(resolved if action == "acknowledge" else {**note, "author": author})
             return {"message": message}
@@ -521,6 +524,7 @@ def feed_state(referee, calls: list | None = None, seen: dict | None = None, war
                               "dice": list(a.dice), "play": a.play})
     last_call = calls[-1] if calls else None
     light, dark = referee.players
+    ids = position_ids(s)
     return {
         "variant": variant, "profile": name, "mode": referee.mode,
         "players": {"1": light, "2": dark}, "match_length": profile.match_length,
@@ -532,10 +536,12 @@ def feed_state(referee, calls: list | None = None, seen: dict | None = None, war
         "dice_seen": dict(seen) if seen and not s.dice else None,
         "cube": {"value": s.cube, "owner": None if s.owner is None else s.owner + 1, "offered": s.phase == "doubled"},
         "board": board, "pips": page_pips(s.position, (s.on_roll or 0) + 1, name) if board else None,
-        "plays": plays, "call": last_call, "calls": list(calls or []), "ids": {"gnubg": None, "xgid": None},
+        "plays": plays, "call": last_call, "calls": list(calls or []),
+        "ids": {"gnubg": ids.get("gnubg_id"), "xgid": ids.get("xgid")},
         "warnings": list(warnings or []), "doubts": list(doubts or []),
         **({} if actions is None else {"actions": list(actions)}),
     }
 
 
-__all__ = ["Watcher", "RecognizerObserver", "CallBook", "Doubts", "WatchDesk", "transcript_text", "feed_state", "COLOUR"]
+__all__ = ["Watcher", "RecognizerObserver", "CallBook", "Doubts", "WatchDesk", "transcript_text", "feed_state",
+           "COLOUR"]

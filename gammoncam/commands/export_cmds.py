@@ -48,9 +48,8 @@ def event_records(referee) -> list[dict]:
     >>> last["event"], last["verdict"]["reason"], last["after"]["gnubg_id"]
     ({'event': 'double', 'thrown': False}, 'after_throw', '4HPwATDgc/ABMA:MIFlAAAAAAAE')
     """
-    from engine.errors import EngineError
     from engine.match import MatchState, event_to_json
-    from engine.matchid import gnubg_id, position_of, xgid
+    from engine.matchid import position_ids
 
     state = MatchState.new(referee.profile)
     notes = {}
@@ -61,14 +60,7 @@ def event_records(referee) -> list[dict]:
         state, _ = state.apply(event)
         after = {"game": state.game, "score": list(state.score), "cube": state.cube,
                  "cube_owner": None if state.owner is None else state.owner + 1}
-        position = position_of(state)
-        if position is not None and state.variant.mirrored:
-            try:
-                after.update(gnubg_id=gnubg_id(state), xgid=str(xgid(state)))
-            except EngineError:  # between games: no position a GNUbg ID describes
-                pass
-        elif position is not None:
-            after["position_id"] = position.position_id()
+        after.update(position_ids(state))
         out.append({"seq": seq, "event": event_to_json(event), "verdict": ruling.to_json(), "after": after})
         out.extend(notes.get(seq, []))
     return out

@@ -1358,7 +1358,8 @@ def test_a_small_die_read_surely_wrong_is_a_misread_not_a_foul(tmp_path, six, px
     for event in events:
         doubts.hear(event)
     told = [(d["player"], d["what"]) for d in doubts.told]
-    assert told == ([] if called else [(2, "the play fits 4-3, a roll the dice were read less likely to show than 6-4")])
+    assert told == ([] if called else [(2, "the play fits 4-3, a roll the dice were read less likely to show "
+                                           "than 6-4")])
     assert [n["what"] for n in referee.notes] == [what for _, what in told]
 
 

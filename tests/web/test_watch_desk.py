@@ -112,3 +112,16 @@ def test_corners_given_on_the_calibration_page_are_read_from_the_next_frame(desk
     desk.close()
     late = act(client, "set_mode", mode="silent")
     assert late.status_code == 409 and "has ended" in late.get_json()["error"]
+
+
+def test_the_page_names_the_watched_position_by_its_ids(desk):
+    """The live page shows the GNU Backgammon ID and the XGID of the position watched."""
+    from engine.match import NewGame, OpeningThrow
+    from engine.matchid import gnubg_id, xgid
+
+    desk, client, _ = desk
+    assert desk.referee.submit(NewGame()).accepted and desk.referee.submit(OpeningThrow(5, 1)).accepted
+    desk.hear({"t": 2.0, "frame": 30, "type": "opening", "dice": [5, 1], "player": 1, "accepted": True})
+    ids = desk.feed.state()["ids"]
+    assert ids == {"gnubg": gnubg_id(desk.referee.state), "xgid": str(xgid(desk.referee.state))}
+    assert client.get("/api/ids").get_json()["gnubg"] == ids["gnubg"] == "4HPwATDgc/ABMA:MIFmAAAAAAAE"
