@@ -288,7 +288,7 @@ class Doubts:
     """The moments the tracker was unsure of and did not call (its notes with a ``what``: a play
     that fits other dice than those read, a cube turned where the record cannot place it), as the
     referee page lists them (web_ui/SCHEMA.md ``doubts``), each kept in the referee log as a note;
-    one told again at the next settles is kept once.
+    one told again at the next settles, with nothing recorded between, is kept once.
 
     >>> from engine.profiles import profile
     >>> from gammoncam.referee import Referee
@@ -300,19 +300,27 @@ class Doubts:
     [{'t': 41.5, 'type': 'unclear', 'player': 2, 'what': 'a cube turned before the throw', 'game': 0}]
     >>> referee.notes == [{"after": 0, **doubts.told[0]}]
     True
+    >>> from engine.match import NewGame
+    >>> _ = referee.submit(NewGame())
+    >>> doubts.hear({"t": 60.0, "type": "unclear", "player": 2, "what": "a cube turned before the throw"})
+    >>> [d["t"] for d in doubts.told]  # another moment: something was recorded since
+    [41.5, 60.0]
     """
 
     def __init__(self, referee):
         self.referee = referee
         self.told: list[dict] = []
+        self._last = None  # the last doubt told, without its time, and the events recorded before it
 
     def hear(self, event: dict) -> None:
         if "what" not in event or event["type"] == "warning":
             return
         doubt = {**{k: event[k] for k in ("t", "type", "player", "what") if k in event},
                  "game": self.referee.state.game}
-        if self.told and {**self.told[-1], "t": doubt.get("t")} == doubt:
+        moment = ({k: v for k, v in doubt.items() if k != "t"}, len(self.referee.events))
+        if moment == self._last:
             return
+        self._last = moment
         self.told.append(doubt)
         self.referee.note(doubt)
 
