@@ -313,7 +313,7 @@ class Doubts:
         self._last = None  # the last doubt told, without its time, and the events recorded before it
 
     def hear(self, event: dict) -> None:
-        if "what" not in event or event["type"] == "warning":
+        if "what" not in event:
             return
         doubt = {**{k: event[k] for k in ("t", "type", "player", "what") if k in event},
                  "game": self.referee.state.game}
