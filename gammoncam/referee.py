@@ -68,10 +68,11 @@ class Referee:
     # --- the log ----------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | os.PathLike, profile: Profile | None = None, *,
-             mode: str = "monitor", listeners: Iterable[CallListener] = ()) -> "Referee":
+             mode: str | None = None, listeners: Iterable[CallListener] = ()) -> "Referee":
         """A session logged to ``path``: a new log (``profile`` required), or the session an
         existing log holds, rebuilt by replaying its events (``profile``, if given, must be
-        the one it was started with)."""
+        the one it was started with). ``mode``: monitor or silent; by default as an official
+        last set it (a ``mode`` note), else monitor."""
         path = os.fspath(path)
         exists = os.path.exists(path) and os.path.getsize(path) > 0
         if exists:
@@ -97,7 +98,7 @@ class Referee:
             if db is not None:
                 db.close()
             raise LogError(f"{path}: cannot open the log there ({exc})") from None
-        referee = cls(profile, mode=mode, listeners=())
+        referee = cls(profile, mode=mode or "monitor", listeners=())
         for expected, (seq, text) in enumerate(rows, 1):
             if seq != expected:
                 db.close()
@@ -112,6 +113,9 @@ class Referee:
         except ValueError as exc:
             db.close()
             raise LogError(f"{path}: a note cannot be read ({exc})") from None
+        if mode is None:
+            referee.mode = next((n["mode"] for n in reversed(referee.notes) if n.get("type") == "mode"
+                                 and n.get("mode") in MODES), "monitor")
         referee._db = db
         referee.listeners = list(listeners)
         return referee

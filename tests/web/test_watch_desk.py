@@ -82,6 +82,7 @@ def test_silent_mode_players_and_what_the_watch_refuses(desk, tmp_path):
     desk.referee.close()
     with Referee.open(tmp_path / "log.sqlite") as again:  # the officials' actions are in the log
         assert [n["type"] for n in again.notes] == ["mode", "players"] and again.players == ("Ana", "Bea")
+        assert again.mode == "silent"  # a watch resumed on this log stays silent
 
 
 def test_corners_given_on_the_calibration_page_are_read_from_the_next_frame(desk):
