@@ -146,9 +146,10 @@ class Watcher:
         side = state.on_roll
         if type(event).__name__ == "Throw" and state.phase == "played" and side is not None:
             side = 1 - side  # a throw after a play is the next player's
+        turn = last_turn(session_transcript(self.referee.profile, self.referee.events[:index + 1]))
         self._emit({"type": "call", "kind": ruling.kind, "reason": ruling.reason, "text": ruling.text,
                     "event": type(event).__name__, "player": None if side is None else side + 1,
-                    "game": state.game})
+                    "game": state.game, "turn": turn})
 
     def give_corners(self, corners) -> None:
         """Corners an official gave (the calibration page, another thread): from the next frame on
@@ -354,8 +355,8 @@ class CallBook:
         brings, if any."""
         if event["type"] == "call":
             self.calls.append({"id": len(self.calls) + 1, "kind": event["kind"], "reason": event["reason"],
-                               "detail": event["text"], "game": event.get("game"), "player": event.get("player"),
-                               "pending": True})
+                               "detail": event["text"], "game": event.get("game"), "turn": event.get("turn"),
+                               "player": event.get("player"), "pending": True})
             if self.box is not None:
                 self._box_calls[self.calls[-1]["id"]] = self.box.call(event["kind"].upper())
         elif event["type"] == "play" and event.get("put_right") and event.get("accepted"):
@@ -504,6 +505,12 @@ class WatchDesk:
             print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
 
 
+def last_turn(transcript) -> int:
+    """The number ``transcript`` gives the last turn of its last game (0 before one)."""
+    actions = transcript.games[-1].actions if transcript.games else ()
+    return actions[-1].number if actions else 0
+
+
 def transcript_text(referee) -> str:
     """The session so far as a match transcript (player 1 light, player 2 dark)."""
     return write_transcript(session_transcript(referee.profile, referee.events, players=referee.players))
@@ -524,7 +531,6 @@ def feed_state(referee, calls: list | None = None, seen: dict | None = None, war
     board = board_state(s.position, (s.on_roll or 0) + 1) if s.position is not None else None
     plays = []
     transcript = session_transcript(profile, referee.events)
-    current = transcript.games[-1].actions if transcript.games else ()
     for game in transcript.games:
         for a in game.actions:
             if a.kind == "play" and a.play is not None:  # None: thrown, not yet played
@@ -538,7 +544,7 @@ def feed_state(referee, calls: list | None = None, seen: dict | None = None, war
         "players": {"1": light, "2": dark}, "match_length": profile.match_length,
         "score": {"1": s.score[0], "2": s.score[1]},
         "crawford": crawford_flag(profile.match_length, s.crawford, s.post_crawford),
-        "game": s.game, "turn": current[-1].number if current else 0,
+        "game": s.game, "turn": last_turn(transcript),
         "on_roll": None if s.on_roll is None else s.on_roll + 1,
         "dice": sorted(s.dice, reverse=True) if s.dice else [],
         "dice_seen": dict(seen) if seen and not s.dice else None,

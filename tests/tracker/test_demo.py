@@ -20,8 +20,8 @@ def test_the_demo_is_followed_from_its_frames(tmp_path, capsys):
                  "--log", str(tmp_path / "log.sqlite"), "--transcript-out", str(tmp_path / "seen.mat")])
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert code == 1  # something was called
-    calls = [(e["player"], e["reason"]) for e in events if e["type"] == "call"]
-    assert calls == [(2, "no_such_play"), (2, "dead_cube")]
+    calls = [(e["player"], e["reason"], e["game"], e["turn"]) for e in events if e["type"] == "call"]
+    assert calls == [(2, "no_such_play", 1, 2), (2, "dead_cube", 2, 3)]  # the transcript's game and turn
     legal = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play" and "play" in e]
     assert legal == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (1, [5, 5], "23/13 6/1* 6/1"),
                      (1, [3, 1], "8/5 6/5"), (2, [6, 4], "24/18 13/9"), (1, [2, 1], "24/23 13/11"),
