@@ -8,9 +8,10 @@ the record that survives a crash, a lost camera or a closed page. ``mat`` (the d
 JellyFish/XG transcript (RULES 9) that ``watch --transcript-out`` writes; ``jsonl`` is one JSON
 object per logged event: the event, the referee's verdict (with a call's kind and reason), and
 the match after it: game, score, cube, and the position's IDs, GNU Backgammon's Position ID
-and Match ID and the XGID for backgammon, the long nardy ID for long nardy. The notes the watch
-kept for the official (moments it was unsure of: :meth:`gammoncam.referee.Referee.note`) come as
-lines of their own, ``{"note": {...}}``, after the event they followed.
+and Match ID and the XGID for backgammon, the long nardy ID for long nardy. The notes the log
+keeps beside the events (:meth:`gammoncam.referee.Referee.note`: the moments the watch was unsure
+of, what the officials did on the page) come as lines of their own, ``{"note": {...}}``, after
+the event they followed.
 The log is not changed; a file that is not a referee log is one line and exit status 2.
 """
 
