@@ -186,6 +186,9 @@ def _printer(args):
             print(f"{t}  CALL {event['kind']} ({event['reason']}): {event['text']}", file=out, flush=True)
         elif kind == "warning":
             print(f"{t}  WARNING {event['text']}", file=out, flush=True)
+        elif "what" in event:  # a moment the tracker was unsure of (gammoncam.watch.Doubts)
+            who = f" (player {event['player']})" if event.get("player") else ""
+            print(f"{t}  SECOND LOOK{who}: {event['what']}", file=out, flush=True)
         else:
             detail = " ".join(f"{k}={v}" for k, v in rest.items() if v is not None)
             print(f"{t}  {kind} {detail}", file=out, flush=True)

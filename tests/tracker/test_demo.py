@@ -13,6 +13,18 @@ from gammoncam.cli import main
 DEMO = Path(__file__).resolve().parents[2] / "demo"
 
 
+def test_the_text_output_says_what_to_look_at_again(capsys):
+    """Without --json a moment the tracker was unsure of reads as one line for the official."""
+    from argparse import Namespace
+
+    from gammoncam.commands.watch_cmds import _printer
+
+    _printer(Namespace(json=False))({"t": 77.6, "frame": 1164, "type": "unclear", "player": 1,
+                                     "what": "the play fits 2-1, a roll the dice were read less likely to show than 1-1"})
+    assert capsys.readouterr().out == ("   77.60s  SECOND LOOK (player 1): the play fits 2-1, a roll the dice were "
+                                       "read less likely to show than 1-1\n")
+
+
 def test_the_demo_is_followed_from_its_frames(tmp_path, capsys):
     meta = json.loads((DEMO / "demo.json").read_text())
     corners = ",".join(str(v) for xy in meta["field"] for v in xy)

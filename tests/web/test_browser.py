@@ -231,8 +231,8 @@ def test_the_referee_page_lists_the_doubts_newest_first(server, page, feed):
     feed.publish({"type": "dice_misread", **doubts[1]}, {**empty_state(), "doubts": doubts})
     page.wait_for_selector("#doubts-card:not([hidden])")
     assert page.locator("#doubts li").all_inner_texts() == [
-        "game 2, at 97.0 s, Player 2: the play is a 4-3's, the dice were read 6-3: one die misread, or a foul",
-        "game 1, at 41.5 s, Player 1: the play fits 6-2, a roll the dice were read less likely to show than 6-1"]
+        "game 2, at 1:37, Player 2: the play is a 4-3's, the dice were read 6-3: one die misread, or a foul",
+        "game 1, at 0:41, Player 1: the play fits 6-2, a roll the dice were read less likely to show than 6-1"]
 
 
 def test_overlay_background_is_transparent(server, browser, demo):

@@ -54,7 +54,8 @@
     $("#doubts-card").hidden = doubts.length === 0;
     $("#doubts").replaceChildren(...doubts.map((d) => {
       const who = state.players && d.player ? `${state.players[String(d.player)]}: ` : "";
-      return GC.make("li", "", `game ${d.game}, at ${d.t.toFixed(1)} s, ${who}${d.what}`);
+      const at = `${Math.floor(d.t / 60)}:${String(Math.floor(d.t % 60)).padStart(2, "0")}`;  // the video's m:ss
+      return GC.make("li", "", `game ${d.game}, at ${at}, ${who}${d.what}`);
     }));
   }
 
