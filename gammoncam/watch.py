@@ -289,7 +289,8 @@ class Doubts:
     """The moments the tracker was unsure of and did not call (its notes with a ``what``: a play
     that fits other dice than those read, a cube turned where the record cannot place it), as the
     referee page lists them (web_ui/SCHEMA.md ``doubts``), each kept in the referee log as a note;
-    one told again at the next settles, with nothing recorded between, is kept once.
+    one told again at the next settles, with nothing recorded between, is kept once. A watch resumed
+    on a log lists the doubts the log kept.
 
     >>> from engine.profiles import profile
     >>> from gammoncam.referee import Referee
@@ -310,7 +311,8 @@ class Doubts:
 
     def __init__(self, referee):
         self.referee = referee
-        self.told: list[dict] = []
+        self.told: list[dict] = [{k: v for k, v in note.items() if k != "after"}
+                                 for note in referee.notes if "what" in note]
         self._last = None  # the last doubt told, without its time, and the events recorded before it
 
     def hear(self, event: dict) -> None:

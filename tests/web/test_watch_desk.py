@@ -115,6 +115,17 @@ def test_corners_given_on_the_calibration_page_are_read_from_the_next_frame(desk
     assert late.status_code == 409 and "has ended" in late.get_json()["error"]
 
 
+def test_a_watch_resumed_on_its_log_lists_the_doubts_kept(desk, tmp_path):
+    desk, _, _ = desk
+    doubt = {"t": 97.0, "type": "dice_misread", "player": 2,
+             "what": "the play is a 4-3's, the dice were read 6-3: one die misread, or a foul"}
+    desk.hear({"frame": 1455, **doubt})
+    desk.referee.close()
+    with Referee.open(tmp_path / "log.sqlite") as again:
+        resumed = WatchDesk(again, LiveFeed(empty_state()))
+        assert resumed.doubts.told == desk.doubts.told == [{**doubt, "game": 0}]
+
+
 def test_the_page_names_the_watched_position_by_its_ids(desk):
     """The live page shows the GNU Backgammon ID and the XGID of the position watched."""
     from engine.match import NewGame, OpeningThrow
