@@ -13,7 +13,9 @@ officials did on the page (a call acknowledged, the players named). They are log
 file but change no verdict: replaying the events alone gives the same session.
 
 Calls go to the *call listeners* (a light, a buzzer, a serial box, the replay's printer) in
-monitor mode; in silent mode they are only logged (RULES 7.3).
+monitor mode; in silent mode they are only logged (RULES 7.3). The *call recorders* hear every
+call in either mode: they keep and list it for the officials (a watch's event stream and page),
+and signal nothing.
 
 >>> from engine.profiles import profile
 >>> from engine.match import NewGame, OpeningThrow
@@ -58,6 +60,7 @@ class Referee:
         self.profile = profile
         self.mode = mode
         self.listeners: list[CallListener] = list(listeners)
+        self.recorders: list[CallListener] = []  # every call, in silent mode too: they signal nothing
         self.state = MatchState.new(profile)
         self.events: list = []
         self.rulings: list[Ruling] = []
@@ -190,9 +193,10 @@ class Referee:
         self.state = state
         self.events.append(event)
         self.rulings.append(ruling)
-        if not ruling.accepted and self.mode == "monitor":
-            for listener in self.listeners:
-                listener(len(self.events) - 1, ruling, state)
+        if ruling.accepted:
+            return
+        for listener in self.recorders + (self.listeners if self.mode == "monitor" else []):
+            listener(len(self.events) - 1, ruling, state)
 
     @property
     def calls(self) -> list[tuple[int, Ruling]]:

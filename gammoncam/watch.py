@@ -128,7 +128,7 @@ class Watcher:
         self.board_lost = None  # while the camera looks elsewhere: the board's gate image as last seen
         self.latest = None  # the latest frame's image (the calibration page shows it)
         self.corners_given = None  # corners an official gave on the page, used from the next frame
-        referee.listeners.append(self._call)
+        referee.recorders.append(self._call)  # in silent mode too: the stream and page list, the box stays dark
         warm_up(referee.state.variant)
 
     def _emit(self, event: dict) -> None:
@@ -149,7 +149,7 @@ class Watcher:
         turn = last_turn(session_transcript(self.referee.profile, self.referee.events[:index + 1]))
         self._emit({"type": "call", "kind": ruling.kind, "reason": ruling.reason, "text": ruling.text,
                     "event": type(event).__name__, "player": None if side is None else side + 1,
-                    "game": state.game, "turn": turn})
+                    "game": state.game, "turn": turn, "silent": self.referee.mode == "silent"})
 
     def give_corners(self, corners) -> None:
         """Corners an official gave (the calibration page, another thread): from the next frame on
@@ -332,7 +332,9 @@ class CallBook:
     """The calls of a watch, as the page shows them (web_ui/SCHEMA.md) and the referee box lights
     them: each pending until its play is put right (RULES 7.2: resolved ``corrected``), its
     double's cube is put back at another value (RULES 6.4, 5.2: ``withdrawn``), or an official
-    acknowledges it on the page; a call resolved is withdrawn from the box as well.
+    acknowledges it on the page; a call resolved is withdrawn from the box as well. A call made
+    in silent mode is only logged (RULES 7.3): listed for the officials as ``logged``, never
+    pending, the box left dark.
 
     >>> book = CallBook()
     >>> book.hear({"type": "call", "kind": "illegal_play", "reason": "no_such_play", "text": "...", "player": 1})
@@ -344,6 +346,9 @@ class CallBook:
     >>> book.hear({"type": "double", "accepted": False, "value": 2})
     >>> book.hear({"type": "cube_moved", "value": 1, "location": "middle"})
     {'type': 'call_resolved', 'call_id': 2, 'resolution': 'withdrawn'}
+    >>> book.hear({"type": "call", "kind": "reroll", "reason": "off_board", "text": "...", "player": 1, "silent": True})
+    >>> book.calls[2]["pending"], book.calls[2]["resolution"]
+    (False, 'logged')
     """
 
     def __init__(self, box=None):
@@ -359,7 +364,9 @@ class CallBook:
             self.calls.append({"id": len(self.calls) + 1, "kind": event["kind"], "reason": event["reason"],
                                "detail": event["text"], "game": event.get("game"), "turn": event.get("turn"),
                                "player": event.get("player"), "pending": True})
-            if self.box is not None:
+            if event.get("silent"):
+                self.calls[-1].update(pending=False, resolution="logged")
+            elif self.box is not None:
                 self._box_calls[self.calls[-1]["id"]] = self.box.call(event["kind"].upper())
         elif event["type"] == "play" and event.get("put_right") and event.get("accepted"):
             return self._resolve("illegal_play", "corrected")

@@ -43,6 +43,9 @@ def _add_common(parser) -> None:
     parser.add_argument("--crawford-played", action="store_true",
                         help="with --score at N-1: the Crawford game was already played (RULES 6.2)")
     parser.add_argument("--json", action="store_true", help="one JSON object per event")
+    parser.add_argument("--mode", choices=("monitor", "silent"),
+                        help="RULES 7.3: monitor calls (the referee box, the page's banner); silent only logs "
+                             "the calls (listed on the referee page). Default: as last set in --log, else monitor")
     parser.add_argument("--transcript-out", metavar="FILE", help="write the transcript of what was seen")
     parser.add_argument("--log", metavar="FILE", help="the referee session's SQLite log "
                         "(default: a new file in ~/.local/share/gammoncam/logs, or under $XDG_DATA_HOME)")
@@ -183,7 +186,8 @@ def _printer(args):
         kind = event["type"]
         rest = {k: v for k, v in event.items() if k not in ("t", "frame", "type", "accepted")}
         if kind == "call":
-            print(f"{t}  CALL {event['kind']} ({event['reason']}): {event['text']}", file=out, flush=True)
+            logged = " (silent mode: logged)" if event.get("silent") else ""
+            print(f"{t}  CALL{logged} {event['kind']} ({event['reason']}): {event['text']}", file=out, flush=True)
         elif kind == "warning":
             print(f"{t}  WARNING {event['text']}", file=out, flush=True)
         elif "what" in event:  # a moment the tracker was unsure of (gammoncam.watch.Doubts)
@@ -225,6 +229,9 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
         referee.close()
         raise UsageError(f"--score starts a new record, but {log} already holds {referee.state.game} game(s), "
                          f"at {referee.state.score[0]}-{referee.state.score[1]}: give a new --log")
+    if args.mode and args.mode != referee.mode:  # kept in the log, as the page's switch is
+        referee.mode = args.mode
+        referee.note({"type": "mode", "mode": args.mode, "author": "command line"})
     from device.options import open_device
 
     box = open_device(args)

@@ -191,14 +191,18 @@ def test_bad_input_is_refused_before_it_is_logged(tmp_path):
 
 
 def test_silent_mode_logs_calls_without_telling_the_listeners(tmp_path):
-    """RULES 7.3: monitor mode calls out, silent mode only logs."""
+    """RULES 7.3: monitor mode calls out, silent mode only logs; the recorders (what lists the
+    calls for the officials) hear every call in both."""
     profile, reference = corpus_session()
     heard = {"monitor": [], "silent": []}
+    recorded = {"monitor": [], "silent": []}
     for mode in heard:
         with Referee.open(tmp_path / f"{mode}.gcref", profile, mode=mode,
                           listeners=[lambda k, r, s, mode=mode: heard[mode].append(r.reason)]) as ref:
+            ref.recorders.append(lambda k, r, s, mode=mode: recorded[mode].append(r.reason))
             for event in reference.events:
                 ref.submit(event)
             assert [r for _, r in ref.calls] == [r for _, r in reference.calls]
     assert heard["monitor"] == [r.reason for _, r in reference.calls] and heard["monitor"]
     assert heard["silent"] == []
+    assert recorded["monitor"] == recorded["silent"] == heard["monitor"]

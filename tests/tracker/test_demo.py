@@ -26,14 +26,21 @@ def test_the_text_output_says_what_to_look_at_again(capsys):
 
 
 def test_the_demo_is_followed_from_its_frames(tmp_path, capsys):
+    """Watched in silent mode (RULES 7.3): the calls are made and logged, each marked silent."""
+    from gammoncam.referee import Referee
+
     meta = json.loads((DEMO / "demo.json").read_text())
     corners = ",".join(str(v) for xy in meta["field"] for v in xy)
     code = main(["watch", "--video", str(DEMO / "demo.mp4"), "--corners", corners, "--match", "3", "--json",
-                 "--log", str(tmp_path / "log.sqlite"), "--transcript-out", str(tmp_path / "seen.mat")])
+                 "--mode", "silent", "--log", str(tmp_path / "log.sqlite"),
+                 "--transcript-out", str(tmp_path / "seen.mat")])
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert code == 1  # something was called
-    calls = [(e["player"], e["reason"], e["game"], e["turn"]) for e in events if e["type"] == "call"]
-    assert calls == [(2, "no_such_play", 1, 2), (2, "dead_cube", 2, 3)]  # the transcript's game and turn
+    calls = [(e["player"], e["reason"], e["game"], e["turn"], e["silent"]) for e in events if e["type"] == "call"]
+    # the transcript's game and turn
+    assert calls == [(2, "no_such_play", 1, 2, True), (2, "dead_cube", 2, 3, True)]
+    with Referee.open(tmp_path / "log.sqlite") as log:
+        assert log.mode == "silent" and [r.reason for _, r in log.calls] == ["no_such_play", "dead_cube"]
     legal = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play" and "play" in e]
     assert legal == [(2, [5, 1], "24/23 13/8"), (1, [2, 1], "24/23 13/11"), (1, [5, 5], "23/13 6/1* 6/1"),
                      (1, [3, 1], "8/5 6/5"), (2, [6, 4], "24/18 13/9"), (1, [2, 1], "24/23 13/11"),
@@ -47,4 +54,5 @@ def test_the_readme_s_first_command_runs_through_and_exits_0(capsys):
     code = main(["demo", "--no-browser", "--speed", "0", "--port", "0", "--json"])
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert code == 0
-    assert [e["reason"] for e in events if e["type"] == "call"] == ["no_such_play", "dead_cube"]
+    assert [(e["reason"], e["silent"]) for e in events if e["type"] == "call"] == [("no_such_play", False),
+                                                                                  ("dead_cube", False)]

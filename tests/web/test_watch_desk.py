@@ -66,6 +66,18 @@ def test_a_call_acknowledged_on_the_page_stops_waiting_and_its_light_goes_out(de
     assert desk.referee.notes == [{"after": 0, "type": "acknowledged", "call_id": 1, "author": "Chief TD"}]
 
 
+def test_a_call_made_in_silent_mode_is_listed_as_logged_and_the_box_stays_dark(desk):
+    """RULES 7.3: silent mode only logs. The official's page lists the call (the live page and the
+    overlay show no banner in silent mode); it waits for nobody, and nothing lights."""
+    desk, client, box = desk
+    assert act(client, "set_mode", mode="silent").status_code == 200
+    desk.hear({**CALL, "silent": True})
+    call = desk.feed.state()["calls"][0]
+    assert (call["pending"], call["resolution"]) == (False, "logged") and box.lit == []
+    refused = act(client, "acknowledge", call_id=1)
+    assert refused.status_code == 409 and "no call is waiting" in refused.get_json()["error"]
+
+
 def test_silent_mode_players_and_what_the_watch_refuses(desk, tmp_path):
     desk, client, _ = desk
     assert act(client, "set_mode", mode="silent").status_code == 200

@@ -81,7 +81,7 @@
     if (call) {
       const who = state.players ? state.players[String(call.player)] : "";
       GC.text($("#call-text"), `#${call.id} ${GC.REASON_TITLES[call.kind] || call.kind} by ${who} (game ${call.game}, turn ${call.turn}): ` +
-        `${call.detail || call.reason}` + (call.pending ? " — pending" : " — acknowledged"));
+        `${call.detail || call.reason}` + (call.pending ? " — pending" : ` — ${call.resolution || "closed"}`));
       $("#ack-call-id").value = String(call.id);
     } else {
       GC.text($("#call-text"), "No call.");
