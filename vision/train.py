@@ -86,8 +86,8 @@ def _augment(xb, rng):
 
     x = torch.from_numpy(checkers.to_input(xb))
     n = x.shape[0]
-    gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
-    chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32))
+    gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32)).to(x.device)
+    chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32)).to(x.device)
     bias = torch.from_numpy(rng.uniform(-0.08, 0.08, (n, 1, 1, 1)).astype(np.float32))
     x = (x * gain * chan + bias).clamp(0, 1)
     flip = torch.from_numpy(rng.random(n) < 0.5)
@@ -210,13 +210,23 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
 
 
 def predict(net, x: np.ndarray) -> np.ndarray:
-    """The network's likeliest class of every crop of ``x``."""
+    """The network's likeliest class of every crop of ``x`` (on the device the network is on)."""
     import torch
 
     net.eval()
+    device = next(net.parameters()).device
     with torch.no_grad():
-        return np.concatenate([net(torch.from_numpy(checkers.to_input(x[k:k + 512]))).argmax(1).numpy()
+        return np.concatenate([net(torch.from_numpy(checkers.to_input(x[k:k + 512])).to(device)).argmax(1).cpu().numpy()
                                for k in range(0, len(x), 512)] or [np.zeros(0, np.int64)])
+
+
+def torch_device(name: str = "auto"):
+    """The torch device to train on: ``"auto"`` is a CUDA GPU where torch sees one, else the CPU."""
+    import torch
+
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    return torch.device(name)
 
 
 def export_onnx(net, out: Path) -> None:
@@ -309,17 +319,26 @@ def finder_net():
     return net
 
 
-def reader_net(classes: int):
-    """A 40x40 crop to its reading: six convolutions over three poolings (about 29 MFLOPs a crop,
-    twice the first design's, which under-fitted 15,000 renders)."""
+READER_NETS = {
+    # name: the widths of the reader's four stages; "small" is the design of models/dice.md's
+    # first shipped reader (about 29 MFLOPs a crop), "wide" about twice its multiply-adds
+    "small": (32, 64, 96, 128),
+    "wide": (48, 96, 128, 192),
+}
+
+
+def reader_net(classes: int, size: str = "small"):
+    """A 40x40 crop to its reading: six convolutions over three poolings, of the widths
+    :data:`READER_NETS` names (the first design, narrower still, under-fitted 15,000 renders)."""
     import torch.nn as nn
 
     def block(i, o):
         return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
-    return nn.Sequential(*block(3, 32), nn.MaxPool2d(2), *block(32, 64), nn.MaxPool2d(2), *block(64, 96),
-                         *block(96, 96), nn.MaxPool2d(2), *block(96, 128), *block(128, 128), nn.AdaptiveAvgPool2d(1),
-                         nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, classes))
+    c1, c2, c3, c4 = READER_NETS[size]
+    return nn.Sequential(*block(3, c1), nn.MaxPool2d(2), *block(c1, c2), nn.MaxPool2d(2), *block(c2, c3),
+                         *block(c3, c3), nn.MaxPool2d(2), *block(c3, c4), *block(c4, c4), nn.AdaptiveAvgPool2d(1),
+                         nn.Flatten(), nn.Dropout(0.2), nn.Linear(c4, classes))
 
 
 def _patches(views, heats, idx, rng, size: int = 160):
@@ -424,11 +443,13 @@ class PairedRun:
             state = {}
             for name, net in nets.items():
                 export = init.parent / f"{init.stem}_{name}.onnx"
-                if export.exists():
+                try:
                     state[name] = onnx_state(net, export)
                     self.folded.add(name)
+                except (FileNotFoundError, ResumeError):  # no export, or another architecture: see below
+                    pass
         elif init is not None:
-            state = torch.load(init, weights_only=False)
+            state = torch.load(init, weights_only=False, map_location="cpu")
         if init is not None:
             for name, net in nets.items():
                 try:
@@ -444,7 +465,7 @@ class PairedRun:
         self.start, self.history = 0, []
         self.epochs = epochs
         if self.ckpt.exists():
-            state = torch.load(self.ckpt, weights_only=False)
+            state = torch.load(self.ckpt, weights_only=False, map_location="cpu")
             if state.get("epochs", epochs) != epochs:  # the schedules were laid out for that length
                 raise ResumeError(f"{self.ckpt} holds a run of {state['epochs']} epochs: resume it with --epochs "
                                  f"{state['epochs']}, or start a new run from its weights with --init")
@@ -494,17 +515,20 @@ def _colour_jitter(x, rng):
     import torch
 
     n = x.shape[0]
-    gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
-    chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32))
+    gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32)).to(x.device)
+    chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32)).to(x.device)
     x = x * gain * chan + torch.randn_like(x) * float(rng.uniform(0, 0.03))
     return x.clamp(0, 1)
 
 
 def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int = 1, seed: int = 0,
-               init: Path | None = None, lr: float = 3e-3, only: str | None = None) -> dict:
+               init: Path | None = None, lr: float = 3e-3, only: str | None = None, reader_size: str = "small",
+               device: str = "auto", workers: int = 2) -> dict:
     """Train (or resume) the dice finder and reader; export ``<out stem>_finder.onnx`` and
     ``<out stem>_reader.onnx``. ``only`` ("finder" or "reader") trains that network alone, the
-    other exported as loaded from ``init``."""
+    other exported as loaded from ``init``; ``reader_size`` names the reader's widths
+    (:data:`READER_NETS`); ``device`` is where it trains (:func:`torch_device`); ``workers``
+    processes cut a directory's crops the first time."""
     import torch
     import torch.nn.functional as F
 
@@ -512,7 +536,8 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    parts = [dice_dataset(d) for d in directories]
+    on = torch_device(device)
+    parts = [dice_dataset(d, workers) for d in directories]
     train_finder = only in (None, "finder")  # the views are most of the data: only the finder needs them
     views = np.concatenate([p["views"] for p in parts]) if train_finder else np.zeros((0,))
     heats = np.concatenate([p["heats"] for p in parts]) if train_finder else np.zeros((0,))
@@ -522,7 +547,7 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
     held = max(1, len(crops) // 40)
     crops, labels, val_x, val_y = crops[:-held], labels[:-held], crops[-held:], labels[-held:]
     finder_path, reader_path = out.parent / f"{out.stem}_finder.onnx", out.parent / f"{out.stem}_reader.onnx"
-    finder, reader = finder_net(), reader_net(len(dice.READINGS))
+    finder, reader = finder_net().to(on), reader_net(len(dice.READINGS), reader_size).to(on)
     fb, rb = 32, 128
     # two patches of each view an epoch
     run = PairedRun({"finder": finder, "reader": reader}, out, lr, epochs,
@@ -539,8 +564,8 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
         for k in bar:
             if k < steps_f:
                 xb, hb = _patches(views, heats, order_f[k * fb:(k + 1) * fb], rng)
-                x = _colour_jitter(torch.from_numpy(checkers.to_input(xb)), rng)
-                lf += run.step("finder", heat_focal(finder(x), torch.from_numpy(hb)))
+                x = _colour_jitter(torch.from_numpy(checkers.to_input(xb)).to(on), rng)
+                lf += run.step("finder", heat_focal(finder(x), torch.from_numpy(hb).to(on)))
             if k < steps_r:
                 idx = np.sort(order_r[k * rb:(k + 1) * rb])
                 # Quarter turns change no reading: a die's pips and the cube's figure stay what they are;
@@ -549,8 +574,8 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
                 mirror = (labels[idx] < 12) | (labels[idx] == len(dice.READINGS) - 1)
                 mirror &= rng.random(len(idx)) < 0.5
                 xb[mirror] = xb[mirror].transpose(0, 2, 1, 3)
-                x = _colour_jitter(torch.from_numpy(checkers.to_input(np.ascontiguousarray(xb))), rng)
-                lr_ += run.step("reader", F.cross_entropy(reader(x), torch.from_numpy(labels[idx]),
+                x = _colour_jitter(torch.from_numpy(checkers.to_input(np.ascontiguousarray(xb))).to(on), rng)
+                lr_ += run.step("reader", F.cross_entropy(reader(x), torch.from_numpy(labels[idx]).to(on),
                                                           label_smoothing=0.02))
             if k % 10 == 0:
                 bar.set_postfix(finder=f"{lf / max(1, min(k + 1, steps_f)):.3f}",
@@ -560,7 +585,7 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
                        "reader_val_accuracy": val_accuracy, "seconds": time.time() - t0})
     for net, path, name, shape in ((finder, finder_path, "view", (1, 3, dice.VIEW_SIZE, dice.VIEW_SIZE)),
                                    (reader, reader_path, "crops", (1, 3, dice.CROP, dice.CROP))):
-        net.eval()
+        net.cpu().eval()
         torch.onnx.export(net, torch.zeros(*shape), str(path), input_names=[name], output_names=["out"],
                           dynamic_axes={name: {0: "n"}, "out": {0: "n"}}, opset_version=17, dynamo=False)
     return {"views": int(len(views)), "reader_crops": int(len(crops)), "history": run.history}

@@ -175,6 +175,13 @@ def _run_training(args) -> int:
         exports = [init.parent / f"{init.stem}_{n}.onnx" for n in networks] if init.suffix == ".onnx" else [init]
         if not any(e.exists() for e in exports):
             raise UsageError(f"--init {args.init}: no {' nor '.join(map(str, exports))}")
+    try:  # the product runs ONNX files; only training needs torch
+        import onnx  # noqa: F401
+        import torch
+    except ImportError:
+        raise UsageError("train-vision needs torch and onnx: pip install -e '.[train]'") from None
+    if args.device == "cuda" and not torch.cuda.is_available():
+        raise UsageError("--device cuda: torch sees no CUDA GPU here")
     if args.stage == "corners":
         from vision.train_corners import train_corners
 
@@ -184,13 +191,14 @@ def _run_training(args) -> int:
     elif args.stage in ("checkers", "mixed"):
         result = train_checkers(dirs, Path(args.out or f"models/{args.stage}.onnx"), epochs=args.epochs, lr=args.lr,
                                 samples=args.samples, init=Path(args.init) if args.init else None,
-                                size=args.net, task="stacks" if args.stage == "checkers" else "mixed")
+                                size=args.net or "wide", task="stacks" if args.stage == "checkers" else "mixed")
     else:
         from vision.train import train_dice
 
         result = train_dice(dirs, Path(args.out or "models/dice.onnx"), epochs=args.epochs, lr=args.lr,
                             init=Path(args.init) if args.init else None, threads=args.threads,
-                            only=args.only)
+                            only=args.only, reader_size=args.net or "small", device=args.device,
+                            workers=args.workers)
     print(json.dumps(result, indent=1))
     return 0
 
@@ -238,9 +246,13 @@ def register(subparsers) -> None:
     p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers, mixed)")
     p.add_argument("--init", help="start from this checkpoint's weights (dice, corners: or from ONNX exports, "
                         "e.g. models/dice.onnx for models/dice_finder.onnx and models/dice_reader.onnx)")
-    p.add_argument("--net", choices=("small", "wide"), default="wide",
-                   help="the checker or mixed-stack network's size (vision.train.CHECKER_NETS)")
+    p.add_argument("--net", choices=("small", "wide"),
+                   help="the network's size: checker or mixed-stack (vision.train.CHECKER_NETS; default wide), "
+                        "dice reader (vision.train.READER_NETS; default small)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")
+    p.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
+                   help="where the dice networks train: auto is a CUDA GPU where torch sees one")
+    p.add_argument("--workers", type=int, default=2, help="processes cutting a data set's crops the first time (dice)")
     p.add_argument("--only", choices=("finder", "reader", "refiner"),
                    help="dice (finder, reader), corners (finder, refiner): train this network alone, the "
                         "other as loaded from --init")

@@ -66,3 +66,17 @@ def test_the_mixed_stack_network_trains_on_fouled_renders_and_exports_two_output
     model = checkers.CheckerModel(out, outputs=2)
     p = model(np.zeros((3, checkers.CROP[1], checkers.CROP[0], 3), np.uint8))
     assert p.shape == (3, 2) and np.allclose(p.sum(axis=1), 1.0)
+
+
+def test_a_reader_of_another_size_starts_from_scratch_beside_the_shipped_finder(tmp_path):
+    # models/dice.onnx's finder is kept as shipped; a reader of other widths cannot take the
+    # shipped reader's weights, so it trains from scratch, and a run that would keep it refuses.
+    other = "wide"  # the shipped reader is "small" (models/dice.md)
+    nets = {"finder": finder_net(), "reader": reader_net(len(dice.READINGS), other)}
+    run = PairedRun(nets, tmp_path / "w.onnx", 1e-3, 1, {"finder": 0, "reader": 3}, dice.MODELS / "dice.onnx",
+                    only="reader")
+    assert run.folded == {"finder"}
+    keep = {"finder": finder_net(), "reader": reader_net(len(dice.READINGS), other)}
+    with pytest.raises(ResumeError, match="holds no reader of this architecture to keep"):
+        PairedRun(keep, tmp_path / "k.onnx", 1e-3, 1, {"finder": 3, "reader": 3}, dice.MODELS / "dice.onnx",
+                  only="finder")
