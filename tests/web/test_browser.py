@@ -216,6 +216,24 @@ def test_a_watched_game_greys_out_the_actions_it_does_not_take(server, page, fee
     assert page.locator("form[data-action=set_players] button").is_enabled()
 
 
+def test_a_call_logged_in_silent_mode_shows_no_banner_and_is_listed_as_logged(server, page, feed):
+    """RULES 7.3: in silent mode a watched game's call is only logged (gammoncam.watch.CallBook):
+    no banner on the live page, the history and the referee page say it was logged."""
+    from web_ui.board import empty_state
+
+    call = {"id": 1, "kind": "illegal_play", "reason": "no_such_play", "detail": "13/9 13/10 is not a play of 6-4",
+            "game": 1, "turn": 4, "player": 2, "pending": False, "resolution": "logged"}
+    state = {**empty_state(), "mode": "silent", "call": call, "calls": [call]}
+    page.goto(server.url + "/")
+    page.wait_for_selector("#conn.live")
+    feed.publish({"type": "call", "call": call}, state)
+    page.wait_for_function("() => document.querySelector('#calls li .status')?.textContent === 'logged'")
+    assert page.locator("#banner").is_hidden()
+    page.goto(server.url + "/referee")
+    page.wait_for_selector("#conn >> text=live")
+    page.wait_for_function("() => document.querySelector('#call-text').textContent.endsWith('— logged')")
+
+
 def test_the_referee_page_lists_the_doubts_newest_first(server, page, feed):
     """A play the watch did not call but could not square with the dice read is listed for the
     official (state "doubts"), newest first."""
