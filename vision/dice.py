@@ -65,8 +65,8 @@ SURE_READ = 0.99
 # --n 1000 --seed 7001`; `gammoncam eval-vision`, "dice_reliability"), each as (true + 1) /
 # (faces + 2) so that no bin is taken as never right or never wrong. The reader was trained with
 # label smoothing, so its surest readings top out near 0.98 and the thousandths it leaves the
-# other faces say little: on a sure die a face under 0.02 was the top face 5 times in 6,424 (four
-# cocked dice, and a flat one 25 px across under a hand, read a 3 at 0.81); on an unsure die, 1 in 195.
+# other faces say little: on a sure die a face under 0.02 was the top face 4 times in 6,360 (all
+# on cocked dice); on an unsure die, 2 in 202 (one flat, read 0.66 under a hand).
 SURE_DIE = 0.8
 # The cube's faces 2..64 as the renderer owns them (`vision.synth.scene`; a cube is redoubled
 # high seldom), and the face share the reader was trained on: 55% of cubes lie in the middle
@@ -78,8 +78,8 @@ OWNED_CUBE = np.array([0.4, 0.25, 0.15, 0.1, 0.06, 0.04])
 MIDDLE_SHARE = 0.55
 AT_A_SIDE = OWNED_CUBE / ((1 - MIDDLE_SHARE) * OWNED_CUBE + MIDDLE_SHARE * np.eye(6)[5])
 FACE_CALIBRATION = {
-    "sure": ((0.0, 0.00093), (0.02, 0.0086), (0.05, 0.037), (0.8, 0.929), (0.9, 0.972), (0.98, 0.9961), (0.99, 0.9988)),
-    "unsure": ((0.0, 0.0102), (0.02, 0.0265), (0.05, 0.069), (0.1, 0.139), (0.3, 0.539), (0.6, 0.758)),
+    "sure": ((0.0, 0.00079), (0.02, 0.016), (0.05, 0.052), (0.8, 0.917), (0.9, 0.978), (0.98, 0.989), (0.99, 0.9989)),
+    "unsure": ((0.0, 0.0147), (0.02, 0.054), (0.05, 0.071), (0.1, 0.184), (0.3, 0.435), (0.6, 0.683)),
 }
 
 
