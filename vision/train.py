@@ -86,8 +86,8 @@ def _augment(xb, rng):
 
     x = torch.from_numpy(checkers.to_input(xb))
     n = x.shape[0]
-    gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32)).to(x.device)
-    chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32)).to(x.device)
+    gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
+    chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32))
     bias = torch.from_numpy(rng.uniform(-0.08, 0.08, (n, 1, 1, 1)).astype(np.float32))
     x = (x * gain * chan + bias).clamp(0, 1)
     flip = torch.from_numpy(rng.random(n) < 0.5)
@@ -216,8 +216,8 @@ def predict(net, x: np.ndarray) -> np.ndarray:
     net.eval()
     device = next(net.parameters()).device
     with torch.no_grad():
-        return np.concatenate([net(torch.from_numpy(checkers.to_input(x[k:k + 512])).to(device)).argmax(1).cpu().numpy()
-                               for k in range(0, len(x), 512)] or [np.zeros(0, np.int64)])
+        return np.concatenate([net(torch.from_numpy(checkers.to_input(x[k:k + 512])).to(device)).argmax(1).cpu()
+                               .numpy() for k in range(0, len(x), 512)] or [np.zeros(0, np.int64)])
 
 
 def torch_device(name: str = "auto"):
