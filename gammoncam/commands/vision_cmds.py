@@ -180,8 +180,8 @@ def _run_training(args) -> int:
         import torch
     except ImportError:
         raise UsageError("train-vision needs torch and onnx: pip install -e '.[train]'") from None
-    if args.device == "cuda" and not torch.cuda.is_available():
-        raise UsageError("--device cuda: torch sees no CUDA GPU here")
+    if args.train_on == "cuda" and not torch.cuda.is_available():
+        raise UsageError("--train-on cuda: torch sees no CUDA GPU here")
     if args.stage == "corners":
         from vision.train_corners import train_corners
 
@@ -197,7 +197,7 @@ def _run_training(args) -> int:
 
         result = train_dice(dirs, Path(args.out or "models/dice.onnx"), epochs=args.epochs, lr=args.lr,
                             init=Path(args.init) if args.init else None, threads=args.threads,
-                            only=args.only, reader_size=args.net or "small", device=args.device,
+                            only=args.only, reader_size=args.net or "small", device=args.train_on,
                             workers=args.workers)
     print(json.dumps(result, indent=1))
     return 0
@@ -250,7 +250,7 @@ def register(subparsers) -> None:
                    help="the network's size: checker or mixed-stack (vision.train.CHECKER_NETS; default wide), "
                         "dice reader (vision.train.READER_NETS; default small)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")
-    p.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
+    p.add_argument("--train-on", choices=("auto", "cpu", "cuda"), default="auto",
                    help="where the dice networks train: auto is a CUDA GPU where torch sees one")
     p.add_argument("--workers", type=int, default=2, help="processes cutting a data set's crops the first time (dice)")
     p.add_argument("--only", choices=("finder", "reader", "refiner"),

@@ -41,6 +41,6 @@ def test_a_gpu_asked_for_where_there_is_none_is_refused(renders, capsys):
     pytest.importorskip("onnx")
     if torch.cuda.is_available():
         pytest.skip("this machine has a CUDA GPU")
-    assert main(["train-vision", "dice", str(renders), "--device", "cuda"]) == 2
+    assert main(["train-vision", "dice", str(renders), "--train-on", "cuda"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "sees no CUDA GPU" in err[0]
