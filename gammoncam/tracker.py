@@ -151,6 +151,24 @@ class Pending:
     unplayed: bool = False
     read: set = field(default_factory=set)  # the rolls some look at the dice read (DiceReading.rolls_read)
     floor: float = MISREAD_FLOOR  # how likely a roll must be to stay possible for a call (DiceReading.floor)
+    px: float = float("inf")  # the smaller die's reading crop, frame pixels (DiceReading.px)
+
+
+def doubt_of_dice(read: tuple, faces: tuple, px: float, foul: bool) -> dict:
+    """What a doubt about the dice tells the official (web_ui/SCHEMA.md ``doubts``): the roll
+    ``read``, how likely its faces made it, from how many of the frame's pixels, and whether the
+    play seen is illegal for that roll (``foul_if_read``: a foul if the dice were read right, not
+    called because they may not have been). The referee page lists those first, likeliest first.
+
+    >>> doubt_of_dice((6, 4), ((0, 0, 0, .9, .1, 0), (0, 0, 0, 0, 0, 1)), 24.6, True)
+    {'dice': [6, 4], 'foul_if_read': True, 'probability': 0.9, 'px': 25}
+    """
+    info = {"dice": list(read), "foul_if_read": foul}
+    if faces:
+        info["probability"] = round(roll_probabilities(faces)[tuple(sorted(read, reverse=True))], 3)
+    if np.isfinite(px):
+        info["px"] = round(px)
+    return info
 
 
 @dataclass
@@ -844,10 +862,11 @@ class Tracker:
         best = self._roll_explaining(before, mover, held, logp, path=path)
         likely, p = held.likely()
         if best != likely:  # no call, but the official is told (vid 5303: a 6-1 read, a 6-2 played)
+            foul = decode(before, likely, mover, logp, self.thresholds).kind == "illegal"
             self.note("unclear", what=f"the play fits {best[0]}-{best[1]}, a roll the dice were read less likely to "
-                      f"show than {likely[0]}-{likely[1]}", player=COLOUR.index(mover) + 1, dice=list(likely),
-                      probability=round(p, 3), played_as=list(best))
-            if decode(before, likely, mover, logp, self.thresholds).kind == "illegal":
+                      f"show than {likely[0]}-{likely[1]}", player=COLOUR.index(mover) + 1, played_as=list(best),
+                      **doubt_of_dice(likely, held.faces, held.px, foul))
+            if foul:
                 self.doubted_roll = (before, likely)
         self._submit_throw(best, held, resolved="the roll that explains the play")
         if self.state.phase == "moving":
@@ -1162,7 +1181,9 @@ class Tracker:
         faces = self.dice_seen.faces if self.dice_seen is not None else ()
         read = self.dice_seen.rolls_read() if self.dice_seen is not None else set()
         floor = self.dice_seen.floor if self.dice_seen is not None else MISREAD_FLOOR
-        pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t, read=read, floor=floor)
+        px = self.dice_seen.px if self.dice_seen is not None else float("inf")
+        pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t, read=read, floor=floor,
+                          px=px)
         may_not_count = self.dice_seen is not None and self.dice_seen.counts <= RETHROWN
         if self._shows(state.position, mover, logp) and (state.position.plays(*state.dice)[0].steps or may_not_count):
             # Nothing played, though the roll could be: players pick up a throw unplayed when it
@@ -1198,9 +1219,10 @@ class Tracker:
             return decision
         roll = misread_roll(p.before, decision.position, p.dice, p.faces, p.floor, p.read)
         if roll is not None:
-            self.note("dice_misread", dice=list(p.dice), likely=list(roll),
+            self.note("dice_misread", likely=list(roll),
                       what=f"the play is a {roll[0]}-{roll[1]}'s, the dice were read {p.dice[0]}-{p.dice[1]}: "
-                           "one die misread, or a foul", **decision.to_json())
+                           "one die misread, or a foul", **doubt_of_dice(p.dice, p.faces, p.px, True),
+                      **decision.to_json())
         elif opponent_played(p.before, decision.position):
             self.note("turn_missed", player=self.state.on_roll + 1, **decision.to_json())
             if not p.before.plays(*p.dice)[0].steps:

@@ -285,12 +285,17 @@ def warm_up(variant) -> None:
     likeliest_classes(np.zeros((1, len(CLASSES))), np.zeros((16, 16)))
 
 
+DICE_DOUBT = ("dice", "foul_if_read", "probability", "px")  # what a doubt about the dice adds (doubt_of_dice)
+
+
 class Doubts:
     """The moments the tracker was unsure of and did not call (its notes with a ``what``: a play
     that fits other dice than those read, a cube turned where the record cannot place it), as the
     referee page lists them (web_ui/SCHEMA.md ``doubts``), each kept in the referee log as a note;
-    one told again at the next settles, with nothing recorded between, is kept once. A watch resumed
-    on a log lists the doubts the log kept.
+    one told again at the next settles, with nothing recorded between, is kept once. A doubt about
+    the dice keeps what ranks it (:data:`DICE_DOUBT`, :func:`gammoncam.tracker.doubt_of_dice`):
+    whether the play is a foul if the dice were read right, how likely and from how many pixels
+    they were read. A watch resumed on a log lists the doubts the log kept.
 
     >>> from engine.profiles import profile
     >>> from gammoncam.referee import Referee
@@ -320,7 +325,9 @@ class Doubts:
             return
         doubt = {**{k: event[k] for k in ("t", "type", "player", "what") if k in event},
                  "game": self.referee.state.game}
+        # the same moment told again: its dice may be looked at anew, so they do not tell it apart
         moment = ({k: v for k, v in doubt.items() if k != "t"}, len(self.referee.events))
+        doubt.update({k: event[k] for k in DICE_DOUBT if k in event})
         if moment == self._last:
             return
         self._last = moment

@@ -192,7 +192,8 @@ def _printer(args):
             print(f"{t}  WARNING {event['text']}", file=out, flush=True)
         elif "what" in event:  # a moment the tracker was unsure of (gammoncam.watch.Doubts)
             who = f" (player {event['player']})" if event.get("player") else ""
-            print(f"{t}  SECOND LOOK{who}: {event['what']}", file=out, flush=True)
+            foul = " (could hide a foul)" if event.get("foul_if_read") else ""
+            print(f"{t}  SECOND LOOK{who}{foul}: {event['what']}", file=out, flush=True)
         else:
             detail = " ".join(f"{k}={v}" for k, v in rest.items() if v is not None)
             print(f"{t}  {kind} {detail}", file=out, flush=True)

@@ -23,6 +23,11 @@ def test_the_text_output_says_what_to_look_at_again(capsys):
                                      "what": "the play fits 2-1, a roll the dice were read less likely to show than 1-1"})
     assert capsys.readouterr().out == ("   77.60s  SECOND LOOK (player 1): the play fits 2-1, a roll the dice were "
                                        "read less likely to show than 1-1\n")
+    _printer(Namespace(json=False))({"t": 97.0, "frame": 1455, "type": "dice_misread", "player": 2,
+                                     "what": "the play is a 4-3's, the dice were read 6-3: one die misread, or a foul",
+                                     "dice": [6, 3], "foul_if_read": True, "probability": 0.93, "px": 26})
+    assert capsys.readouterr().out == ("   97.00s  SECOND LOOK (player 2) (could hide a foul): the play is a 4-3's, "
+                                       "the dice were read 6-3: one die misread, or a foul\n")
 
 
 def test_the_demo_is_followed_from_its_frames(tmp_path, capsys):

@@ -1275,7 +1275,9 @@ def test_a_roll_read_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path
         look(dark_played)])
     assert all(r.accepted for r in referee.rulings)
     assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([4, 2], "13/11 13/9")
-    assert any(e["type"] == "unclear" and e.get("played_as") == [4, 2] for e in events)
+    (note,) = [e for e in events if e["type"] == "unclear" and e.get("played_as") == [4, 2]]
+    # 13/9 13/11 is a foul if the 6-2 read was thrown: the doubt says so, for the official to rank it
+    assert (note["dice"], note["foul_if_read"]) == ([6, 2], True) and note["probability"] > 0.5
 
 
 @pytest.mark.parametrize("other, clear, shared, dark_play, roll", [
@@ -1361,6 +1363,9 @@ def test_a_small_die_read_surely_wrong_is_a_misread_not_a_foul(tmp_path, six, px
     assert told == ([] if called else [(2, "the play fits 4-3, a roll the dice were read less likely to show "
                                            "than 6-4")])
     assert [n["what"] for n in referee.notes] == [what for _, what in told]
+    # ...first among the doubts: 13/9 13/10 is a foul if the 6-4 read was thrown
+    assert [(d["dice"], d["foul_if_read"], d["px"]) for d in doubts.told] == ([] if called else [([6, 4], True, 26)])
+    assert all(0.5 < d["probability"] <= 1 for d in doubts.told)
 
 
 def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path):

@@ -234,23 +234,35 @@ def test_a_call_logged_in_silent_mode_shows_no_banner_and_is_listed_as_logged(se
     page.wait_for_function("() => document.querySelector('#call-text').textContent.endsWith('— logged')")
 
 
-def test_the_referee_page_lists_the_doubts_newest_first(server, page, feed):
+def test_the_referee_page_lists_the_doubts_that_could_hide_a_foul_first(server, page, feed):
     """A play the watch did not call but could not square with the dice read is listed for the
-    official (state "doubts"), newest first."""
+    official (state "doubts"): first those whose play is a foul if the dice were read right,
+    likeliest reading first, then the rest newest first."""
     from web_ui.board import empty_state
 
     page.goto(server.url + "/referee")
     page.wait_for_selector("#conn >> text=live")
     assert page.locator("#doubts-card").is_hidden()
     doubts = [{"t": 41.47, "game": 1, "type": "unclear", "player": 1,
-               "what": "the play fits 6-2, a roll the dice were read less likely to show than 6-1"},
+               "what": "the play fits 6-2, a roll the dice were read less likely to show than 6-1",
+               "dice": [6, 1], "foul_if_read": True, "probability": 0.55, "px": 24},
+              {"t": 60.0, "game": 1, "type": "unclear", "player": 2, "what": "the dice were picked up with nothing played",
+               "dice": [5, 5]},
               {"t": 97.0, "game": 2, "type": "dice_misread", "player": 2,
-               "what": "the play is a 4-3's, the dice were read 6-3: one die misread, or a foul"}]
-    feed.publish({"type": "dice_misread", **doubts[1]}, {**empty_state(), "doubts": doubts})
+               "what": "the play is a 4-3's, the dice were read 6-3: one die misread, or a foul",
+               "dice": [6, 3], "foul_if_read": True, "probability": 0.93, "px": 26},
+              {"t": 120.0, "game": 2, "type": "unclear", "player": 1,
+               "what": "the play fits 5-4, a roll the dice were read less likely to show than 5-3",
+               "dice": [5, 3], "foul_if_read": False, "probability": 0.6, "px": 31}]
+    feed.publish({"type": "unclear", **doubts[3]}, {**empty_state(), "doubts": doubts})
     page.wait_for_selector("#doubts-card:not([hidden])")
     assert page.locator("#doubts li").all_inner_texts() == [
-        "game 2, at 1:37, Player 2: the play is a 4-3's, the dice were read 6-3: one die misread, or a foul",
-        "game 1, at 0:41, Player 1: the play fits 6-2, a roll the dice were read less likely to show than 6-1"]
+        "Could hide a foul: game 2, at 1:37, Player 2: the play is a 4-3's, the dice were read 6-3: one die misread, "
+        "or a foul (read 6-3 at 0.93, dice 26 px)",
+        "Could hide a foul: game 1, at 0:41, Player 1: the play fits 6-2, a roll the dice were read less likely to "
+        "show than 6-1 (read 6-1 at 0.55, dice 24 px)",
+        "game 2, at 2:00, Player 1: the play fits 5-4, a roll the dice were read less likely to show than 5-3",
+        "game 1, at 1:00, Player 2: the dice were picked up with nothing played"]
 
 
 def test_overlay_background_is_transparent(server, browser, demo):

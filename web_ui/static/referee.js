@@ -48,14 +48,24 @@
   }
 
   function renderDoubts(state) {
-    // moments the watch was unsure of and did not call (a play that fits other dice than those
-    // read): newest first, for the official to check on the board
-    const doubts = (state.doubts || []).slice().reverse();
+    // moments the watch was unsure of and did not call, for the official to check on the board:
+    // first those whose play is a foul if the dice were read right (likeliest reading first),
+    // then the rest newest first
+    const newest = (state.doubts || []).slice().reverse();
+    const doubts = [...newest.filter((d) => d.foul_if_read).sort((a, b) => (b.probability ?? 0) - (a.probability ?? 0)),
+                    ...newest.filter((d) => !d.foul_if_read)];
     $("#doubts-card").hidden = doubts.length === 0;
     $("#doubts").replaceChildren(...doubts.map((d) => {
       const who = state.players && d.player ? `${state.players[String(d.player)]}: ` : "";
       const at = `${Math.floor(d.t / 60)}:${String(Math.floor(d.t % 60)).padStart(2, "0")}`;  // the video's m:ss
-      return GC.make("li", "", `game ${d.game}, at ${at}, ${who}${d.what}`);
+      const item = GC.make("li", d.foul_if_read ? "foul-if-read" : "", `game ${d.game}, at ${at}, ${who}${d.what}`);
+      if (d.foul_if_read) {
+        const how = [d.probability != null ? `read ${d.dice.join("-")} at ${d.probability}` : "",
+                     d.px != null ? `dice ${d.px} px` : ""].filter(Boolean).join(", ");
+        item.prepend(GC.make("strong", "", "Could hide a foul: "));
+        if (how) item.append(` (${how})`);
+      }
+      return item;
     }));
   }
 
