@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -66,6 +67,7 @@ class Action:
     value: int | None = None
     match: bool = False  # "Wins N point and the match"
     line: int = field(default=0, compare=False)
+    event: int | None = field(default=None, compare=False)  # a session's event that gave a play its dice
 
 
 @dataclass(frozen=True)
@@ -363,7 +365,7 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
         if actions or games or state.game:
             games.append(GameRecord(len(games) + 1, score, tuple(actions), start=start))
 
-    for event in events:
+    for index, event in enumerate(events):
         before = state
         state, ruling = state.apply(event)
         if isinstance(event, NewGame) and ruling.accepted:
@@ -380,14 +382,15 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
         if not ruling.accepted and not isinstance(event, (Played, DiceCorrected)):
             continue
         if isinstance(event, (Throw, OpeningThrow)) and state.phase == "moving":
-            add(state.on_roll, "play", dice=state.dice, play=None)
+            add(state.on_roll, "play", dice=state.dice, play=None, event=index)
         elif isinstance(event, (Played, DiceCorrected)):
             # a play stands as made; dice corrected stand in for those first recorded
             last = next(k for k in range(len(actions) - 1, -1, -1) if actions[k].kind == "play")
             play = actions[last].play if state.phase == "moving" else (
                 ruling.play if ruling.accepted else _written_play(state.before, state.position))
-            dice = state.dice if isinstance(event, DiceCorrected) else actions[last].dice
-            actions[last] = Action(actions[last].number, actions[last].side, "play", dice, play)
+            corrected = isinstance(event, DiceCorrected)
+            dice, source = (state.dice, index) if corrected else (actions[last].dice, actions[last].event)
+            actions[last] = Action(actions[last].number, actions[last].side, "play", dice, play, event=source)
         elif isinstance(event, Double):
             add(state.on_roll, "double", value=state.cube * 2)
         elif isinstance(event, (Take, Drop, Beaver, Raccoon)):
@@ -406,3 +409,95 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
               *((("CrawfordPlayed", "Yes"),) if crawford_played else ()),
               ("CubeLimit", str(profile.cube_limit))]
     return Transcript(tuple(header), profile.match_length, tuple(games), tuple(players))
+
+
+class AmendmentError(EngineError):
+    """An official's amendment that the record cannot take (:func:`amend_roll`)."""
+
+
+def amend_roll(profile, events, game: int, turn: int, player: int, dice) -> tuple[list, int]:
+    """``events`` with the roll of ``player``'s turn ``turn`` in game ``game`` (numbered as
+    :func:`session_transcript` numbers them) made ``dice``, and the index of the event changed:
+    an official's word on a roll the record got wrong, a die misread whose play fits either roll,
+    or a dance recorded with another roll that leaves no play. Only the roll changes: every
+    position, verdict and the score must stand as recorded, or :class:`AmendmentError` says why
+    (a play that is not legal for the roll given is a foul, not a misread: RULES 7.2).
+
+    >>> from engine.match import NewGame, OpeningThrow, Played, Throw
+    >>> from engine.profiles import profile
+    >>> from engine.position import Position
+    >>> start = Position.start()
+    >>> opened = start.apply("8/5 6/5")
+    >>> events = [NewGame(), OpeningThrow(3, 1), Played(opened), Throw(6, 4),
+    ...           Played(opened.swapped().apply("24/18 13/9")), Throw(5, 2)]
+    >>> amended, index = amend_roll(profile("money"), events, 1, 1, 2, (4, 6))
+    Traceback (most recent call last):
+    ...
+    engine.transcript.AmendmentError: game 1, turn 1: the record already has 6-4 for player 2
+    >>> amend_roll(profile("money"), events, 1, 1, 2, (5, 4))
+    Traceback (most recent call last):
+    ...
+    engine.transcript.AmendmentError: game 1, turn 1: 24/18 13/9 is not a legal play of 5-4 (...)
+    """
+    from engine.match import MatchState, OpeningThrow, _dice
+
+    try:
+        d1, d2 = _dice(*dice)
+    except (TypeError, InvalidEventError) as exc:
+        raise AmendmentError(f"not a roll: {exc}") from None
+    where = f"game {game}, turn {turn}"
+    record = session_transcript(profile, events)  # numbers the turns as the official reads them
+    action = next((a for g in record.games if g.number == game for a in g.actions
+                   if a.number == turn and a.side == player - 1 and a.kind == "play" and a.event is not None), None)
+    if action is None:
+        raise AmendmentError(f"{where}: the record has no roll of player {player} there")
+    final = MatchState.new(profile)
+    for event in events:
+        final, _ = final.apply(event)
+    if final.phase in ("moving", "played") and action is record.games[-1].actions[-1]:
+        raise AmendmentError(f"{where}: the turn is still being played; amend its roll once it is over")
+    if sorted(action.dice) == sorted((d1, d2)):
+        raise AmendmentError(f"{where}: the record already has {max(d1, d2)}-{min(d1, d2)} for player {player}")
+    if d1 == d2 and isinstance(events[action.event], OpeningThrow):
+        raise AmendmentError(f"{where}: an opening roll is never a double (RULES 2.1)")
+    new = with_roll(events[action.event], (d1, d2), player)
+    amended = [*events[:action.event], new, *events[action.event + 1:]]
+
+    def standing(state, ruling):
+        return dataclasses.replace(state, dice=None), ruling.accepted, ruling.reason
+
+    was, now = MatchState.new(profile), MatchState.new(profile)
+    for before, after in zip(events, amended):
+        was, ruling_was = was.apply(before)
+        try:
+            now, ruling_now = now.apply(after)
+        except InvalidEventError as exc:
+            raise AmendmentError(f"{where}: the record does not stand with {d1}-{d2}: {exc}") from None
+        if standing(was, ruling_was) != standing(now, ruling_now):
+            if not ruling_now.accepted and ruling_was.accepted:
+                play = {"": "the dance recorded (no play)", None: "the play recorded"}.get(ruling_was.play,
+                                                                                          ruling_was.play)
+                raise AmendmentError(f"{where}: {play} is not a legal play of {d1}-{d2} ({ruling_now.text})")
+            raise AmendmentError(f"{where}: the record does not stand with {d1}-{d2} "
+                                 f"(a roll that leaves a play where the record has none, or none where it has one)")
+    return amended, action.event
+
+
+def with_roll(event, dice, player: int):
+    """The event that gave ``player`` a roll (a throw, an opening throw, dice corrected) with
+    ``dice`` instead: the one place an amended roll is written back into a session's events.
+
+    >>> from engine.match import OpeningThrow
+    >>> with_roll(OpeningThrow(3, 1), (2, 5), 2)  # player 2's die is the higher: they move first
+    OpeningThrow(die1=2, die2=5)
+    """
+    from engine.match import DiceCorrected, OpeningThrow, Throw
+
+    high, low = max(dice), min(dice)
+    if isinstance(event, OpeningThrow):
+        return OpeningThrow(high, low) if player == 1 else OpeningThrow(low, high)
+    if isinstance(event, Throw):
+        return Throw(high, low, event.valid)
+    if isinstance(event, DiceCorrected):
+        return DiceCorrected(high, low)
+    raise AmendmentError(f"a {type(event).__name__} event gives no roll")

@@ -113,7 +113,8 @@ class Referee:
                 raise LogError(f"{path}: event {seq} cannot be read ({exc})") from None
         try:
             referee.notes = [json.loads(text) for (text,) in notes]
-        except ValueError as exc:
+            referee.record  # the rolls amended name events the log holds
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             db.close()
             raise LogError(f"{path}: a note cannot be read ({exc})") from None
         if mode is None:
@@ -168,6 +169,49 @@ class Referee:
                 self._db.execute(NOTES_TABLE)
                 self._db.execute("INSERT INTO notes(note) VALUES (?)", (json.dumps(record),))
         self.notes.append(record)
+
+    def amend_roll(self, game: int, turn: int, player: int, dice, author: str = "referee") -> dict:
+        """An official's word on a roll the record got wrong (:func:`engine.transcript.amend_roll`:
+        only the roll changes, every play and verdict stands), kept as a note; the events stay as
+        logged and :attr:`record` has the roll amended. :class:`engine.transcript.AmendmentError`
+        says why one is refused.
+
+        >>> from engine.match import NewGame, OpeningThrow, Played, Throw
+        >>> from engine.profiles import profile
+        >>> ref = Referee(profile("money"))
+        >>> for event in (NewGame(), OpeningThrow(3, 1)):
+        ...     _ = ref.submit(event)
+        >>> _ = ref.submit(Played(ref.state.position.apply("8/5 6/5")))
+        >>> _ = ref.submit(Throw(4, 1))
+        >>> _ = ref.submit(Played(ref.state.position.apply("13/8")))  # 13/9/8: a 3-2's too (13/10/8)
+        >>> _ = ref.submit(Throw(5, 2))  # light's turn: dark's is over
+        >>> ref.amend_roll(1, 1, 2, (3, 2), author="Ana")["was"]
+        [4, 1]
+        >>> ref.record[3], ref.events[3]
+        (Throw(die1=3, die2=2, valid=True), Throw(die1=4, die2=1, valid=True))
+        """
+        from engine.transcript import amend_roll
+
+        record = self.record
+        amended, index = amend_roll(self.profile, record, game, turn, player, dice)
+        was, now = record[index], amended[index]
+        note = {"type": "amended", "event": index, "game": game, "turn": turn, "player": player,
+                "dice": sorted((now.die1, now.die2), reverse=True), "was": sorted((was.die1, was.die2), reverse=True),
+                "author": author}
+        self.note(note)
+        return note
+
+    @property
+    def record(self) -> list:
+        """The events as the record stands: as logged, with the rolls officials amended
+        (:meth:`amend_roll`). Transcripts are written from it."""
+        from engine.transcript import with_roll
+
+        events = list(self.events)
+        for note in self.notes:
+            if note.get("type") == "amended":
+                events[note["event"]] = with_roll(events[note["event"]], note["dice"], note["player"])
+        return events
 
     @property
     def players(self) -> tuple[str, str]:

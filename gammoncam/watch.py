@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from engine.matchid import position_ids
-from engine.transcript import session_transcript, write_transcript
+from engine.transcript import AmendmentError, session_transcript, write_transcript
 from gammoncam.decoding import Thresholds, log_probs
 from gammoncam.frames import FrameSource
 from gammoncam.tracker import COLOUR, Tracker
@@ -419,15 +419,17 @@ class WatchDesk:
     referee actions an official takes there (web_ui/SCHEMA.md): acknowledge a call (its light on
     the box goes out), switch between monitor and silent mode (RULES 7.3), name the players (the
     page and the transcripts), give the board's corners (the calibration page, which shows the
-    latest frame). Each action is kept in the referee log as a note. The record follows the board,
-    so what would rewrite it by hand (undo, correct or enter a play, a new game or match, another
-    profile or length) is refused, with that said: the checkers put right on the board put the
-    record right (a play put right to the dice resolves its call).
+    latest frame), amend a roll the record got wrong while its play stands (a die misread, a dance
+    recorded with another roll: :meth:`gammoncam.referee.Referee.amend_roll`). Each action is kept
+    in the referee log as a note. The record follows the board, so what would rewrite its plays by
+    hand (undo, correct or enter a play, a new game or match, another profile or length) is refused,
+    with that said: the checkers put right on the board put the record right (a play put right to
+    the dice resolves its call).
 
     The frame loop and the page's requests run in two threads; one lock keeps them apart.
     """
 
-    ACTIONS = ("acknowledge", "set_mode", "set_players", "calibrate")
+    ACTIONS = ("acknowledge", "set_mode", "set_players", "calibrate", "amend_roll")
 
     def __init__(self, referee, feed=None, box=None):
         self.referee, self.feed = referee, feed
@@ -478,6 +480,15 @@ class WatchDesk:
                 note, message = {"type": "mode", "mode": params["mode"]}, f"{params['mode']} mode"
             elif action == "set_players":
                 note, message = {"type": "players", "players": [params["player1"], params["player2"]]}, "players named"
+            elif action == "amend_roll":  # a roll the record got wrong: its plays stand (the referee keeps the note)
+                try:
+                    note = self.referee.amend_roll(params["game"], params["turn"], params["player"], params["dice"],
+                                                   author)
+                except AmendmentError as exc:
+                    raise ActionRejected(str(exc)) from None
+                self._publish(note)
+                return {"message": f"game {note['game']}, turn {note['turn']}: the roll is now "
+                                   f"{note['dice'][0]}-{note['dice'][1]} (was {note['was'][0]}-{note['was'][1]})"}
             else:  # calibrate
                 if self.watcher is None:
                     raise ActionRejected("no camera frame yet to read the board with these corners")
@@ -529,7 +540,7 @@ def last_turn(transcript) -> int:
 
 def transcript_text(referee) -> str:
     """The session so far as a match transcript (player 1 light, player 2 dark)."""
-    return write_transcript(session_transcript(referee.profile, referee.events, players=referee.players))
+    return write_transcript(session_transcript(referee.profile, referee.record, players=referee.players))
 
 
 def feed_state(referee, calls: list | None = None, seen: dict | None = None, warnings: list | None = None,
@@ -546,7 +557,7 @@ def feed_state(referee, calls: list | None = None, seen: dict | None = None, war
     variant, name = s.variant.name, profile.name.replace("-", "_")
     board = board_state(s.position, (s.on_roll or 0) + 1) if s.position is not None else None
     plays = []
-    transcript = session_transcript(profile, referee.events)
+    transcript = session_transcript(profile, referee.record)
     for game in transcript.games:
         for a in game.actions:
             if a.kind == "play" and a.play is not None:  # None: thrown, not yet played

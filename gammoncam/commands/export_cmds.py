@@ -1,7 +1,9 @@
-"""``gammoncam export LOG``: a referee log read back, as a match transcript or event by event.
+"""``gammoncam export LOG``: a referee log read back, as a match transcript or event by event;
+``gammoncam amend LOG``: an official's word on a roll the record got wrong.
 
     gammoncam export ~/.local/share/gammoncam/logs/watch-20261202-101500-4242.sqlite --out match.mat
     gammoncam export session.sqlite --format jsonl
+    gammoncam amend session.sqlite --game 1 --turn 14 --player 2 --dice 6-4 --by "A. Official"
 
 The log is what ``watch`` (or any referee session) wrote before acting on each event, so it is
 the record that survives a crash, a lost camera or a closed page. ``mat`` (the default) is the
@@ -13,12 +15,20 @@ keeps beside the events (:meth:`gammoncam.referee.Referee.note`: the moments the
 of, what the officials did on the page) come as lines of their own, ``{"note": {...}}``, after
 the event they followed.
 The log is not changed; a file that is not a referee log is one line and exit status 2.
+
+A roll the watch recorded wrong (a die misread whose play fits either roll, a dance recorded with
+another roll that leaves no play) is amended with ``amend``, as on the referee page while the game
+is watched (:meth:`gammoncam.referee.Referee.amend_roll`): only the roll changes, every play and
+verdict must stand, or it is refused in one line. The amendment is a note in the log (who, what
+it was); the events stay as seen, and the transcript ``export`` writes has the roll amended.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -33,6 +43,14 @@ def register(subparsers) -> None:
                         help="mat: the match transcript (default); jsonl: every event with its verdict and IDs")
     parser.add_argument("--out", metavar="FILE", help="write here instead of to standard output")
     parser.set_defaults(func=run)
+    amend = subparsers.add_parser("amend", help="amend a roll the referee log recorded wrong (the plays stand)")
+    amend.add_argument("log", metavar="LOG", help="the referee session's SQLite log (watch --log)")
+    amend.add_argument("--game", type=int, required=True, help="the game, as the transcript numbers it")
+    amend.add_argument("--turn", type=int, required=True, help="the turn's number in that game's transcript")
+    amend.add_argument("--player", type=int, choices=(1, 2), required=True, help="1: light, 2: dark")
+    amend.add_argument("--dice", required=True, help="the roll thrown, e.g. 6-4")
+    amend.add_argument("--by", default="referee", help="who amends it (kept in the log)")
+    amend.set_defaults(func=run_amend)
 
 
 def event_records(referee) -> list[dict]:
@@ -67,16 +85,41 @@ def event_records(referee) -> list[dict]:
     return out
 
 
-def run(args) -> int:
+def _open(path: str):
     from gammoncam.referee import LogError, Referee
-    from gammoncam.watch import transcript_text
 
-    if not os.path.isfile(args.log):
-        raise UsageError(f"{args.log}: no such file")
+    if not os.path.isfile(path):
+        raise UsageError(f"{path}: no such file")
     try:
-        referee = Referee.open(args.log)
+        return Referee.open(path)
     except LogError as exc:
         raise UsageError(str(exc)) from None
+
+
+def run_amend(args) -> int:
+    from engine.transcript import AmendmentError
+
+    dice = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", args.dice)
+    if dice is None:
+        raise UsageError(f"--dice must be two dice such as 6-4, not {args.dice!r}")
+    referee = _open(args.log)
+    try:
+        note = referee.amend_roll(args.game, args.turn, args.player, (int(dice[1]), int(dice[2])), author=args.by)
+    except AmendmentError as exc:
+        raise UsageError(str(exc)) from None
+    except sqlite3.Error as exc:  # a read-only file, a full disk
+        raise UsageError(f"{args.log}: cannot write the amendment to the log ({exc})") from None
+    finally:
+        referee.close()
+    print(f"game {args.game}, turn {args.turn}, player {args.player}: {note['dice'][0]}-{note['dice'][1]} "
+          f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}")
+    return 0
+
+
+def run(args) -> int:
+    from gammoncam.watch import transcript_text
+
+    referee = _open(args.log)
     try:
         if args.format == "mat":
             text = transcript_text(referee)

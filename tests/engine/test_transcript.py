@@ -10,7 +10,7 @@ import pytest
 from engine import Position
 from engine.match import DiceCorrected, NewGame, OpeningThrow, Played, Throw
 from engine.profiles import profile
-from engine.transcript import (TranscriptError, parse_transcript, session_transcript,
+from engine.transcript import (AmendmentError, TranscriptError, amend_roll, parse_transcript, session_transcript,
                                write_transcript)
 from gammoncam.referee import Referee
 from gammoncam.replay import Replay
@@ -70,6 +70,78 @@ def test_dice_corrected_are_exported_with_the_play_that_stands():
         referee.submit(event)
     text = write_transcript(session_transcript(referee.profile, referee.events))
     assert text.rstrip().endswith("1) 31: 8/5 6/5                 52: 13/11 13/8")
+
+
+def _dark_played(dark_play: str, dice=(4, 1)) -> list:
+    """Light opens 3-1 (8/5 6/5), dark throws ``dice`` and plays ``dark_play``."""
+    light_opened = Position.start().apply("8/5 6/5")
+    return [NewGame(), OpeningThrow(3, 1), Played(light_opened), Throw(*dice),
+            Played(light_opened.swapped().apply(dark_play))]
+
+
+def test_a_roll_amended_keeps_the_play_and_changes_only_the_roll():
+    """13/8 is a 4-1's (13/9/8) and a 3-2's (13/10/8): an official who saw a 3-2 thrown amends the
+    record's 4-1, and the transcript writes 32: 13/8; the play, the verdicts and the match stand."""
+    events = [*_dark_played("13/8"), Throw(5, 2)]
+    amended, index = amend_roll(profile("tournament", match_length=3), events, 1, 1, 2, (2, 3))
+    assert index == 3 and amended[3] == Throw(3, 2) and amended[:3] + amended[4:] == events[:3] + events[4:]
+    text = write_transcript(session_transcript(profile("tournament", match_length=3), amended))
+    assert "1) 31: 8/5 6/5                 32: 13/8" in text
+
+
+@pytest.mark.parametrize("game, turn, player, dice, refused", [
+    (1, 1, 2, (6, 4), "13/8 is not a legal play of 6-4"),  # a foul, not a misread (RULES 7.2)
+    (1, 1, 2, (4, 1), "the record already has 4-1"),
+    (1, 2, 2, (3, 2), "no roll of player 2 there"),
+    (2, 1, 1, (3, 2), "no roll of player 1 there"),
+    (1, 1, 1, (3, 3), "an opening roll is never a double"),
+    (1, 1, 1, (4, 2), "is not a legal play of 4-2"),  # light's 8/5 6/5 is the 3-1's only
+    (1, 1, 2, (7, 1), "not a roll"),
+])
+def test_an_amendment_the_record_cannot_take_is_refused_with_the_reason(game, turn, player, dice, refused):
+    events = [*_dark_played("13/8"), Throw(5, 2)]  # light's 5-2 after it, not played yet
+    with pytest.raises(AmendmentError, match=refused):
+        amend_roll(profile("tournament", match_length=3), events, game, turn, player, dice)
+
+
+def test_the_roll_of_a_turn_still_being_played_is_not_amended():
+    """Its play may still change on the board, and is judged with the roll the session has."""
+    with pytest.raises(AmendmentError, match="the turn is still being played"):
+        amend_roll(profile("money"), _dark_played("13/8"), 1, 1, 2, (3, 2))
+
+
+def test_a_dance_recorded_with_another_roll_is_amended_to_a_roll_that_dances_too():
+    """Dark danced a 4-4 at game 1 turn 7 of a real match (vid 9508's kind of misread, the dice
+    read wrong): 6-5 dances there too and is taken; 3-3 has a play, so the dance is no play of it."""
+    name = "match10013413.txt"
+    referee = Replay(name).run(parse_transcript((CORPUS / name).read_text()))
+    amended, index = amend_roll(referee.profile, referee.events, 1, 7, 2, (6, 5))
+    game = session_transcript(referee.profile, amended).games[0]
+    assert [(a.dice, a.play) for a in game.actions if (a.number, a.side) == (7, 1)] == [((6, 5), "")]
+    with pytest.raises(AmendmentError, match="the dance recorded .no play. is not a legal play of 3-3"):
+        amend_roll(referee.profile, referee.events, 1, 7, 2, (3, 3))
+
+
+def test_an_opening_roll_amended_keeps_who_moved_first():
+    """RULES 2.1: the higher die of the opening moves first. Player 2 opened 4-1 with 13/8 (a
+    3-2's too); amended to 3-2, player 2's die is the 3."""
+    referee = Referee(profile("money"))
+    for event in (NewGame(), OpeningThrow(1, 4)):
+        referee.submit(event)
+    referee.submit(Played(referee.state.position.apply("13/8")))
+    referee.submit(Throw(6, 1))  # player 1's turn: player 2's is over
+    amended, index = amend_roll(referee.profile, referee.events, 1, 1, 2, (3, 2))
+    assert (index, amended[1]) == (1, OpeningThrow(2, 3))
+
+
+def test_dice_corrected_are_what_an_amendment_changes():
+    """A roll corrected once its foul was put right (RULES 7.2) is amended at the correction."""
+    light_opened = Position.start().apply("8/5 6/5")
+    dark = light_opened.swapped()
+    events = [NewGame(), OpeningThrow(3, 1), Played(light_opened), Throw(6, 2), Played(dark.apply("13/7 8/6")),
+              DiceCorrected(4, 1), Played(dark.apply("13/8")), Throw(5, 2)]
+    amended, index = amend_roll(profile("money"), events, 1, 1, 2, (3, 2))
+    assert (index, amended[5]) == (5, DiceCorrected(3, 2))
 
 
 def gnubg_records(path: Path):

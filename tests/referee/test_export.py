@@ -1,5 +1,6 @@
 """``gammoncam export``: a referee log read back as the transcript watch wrote, and event by
-event with each verdict and the position's IDs (RULES 9)."""
+event with each verdict and the position's IDs (RULES 9); ``gammoncam amend``: a roll the log
+recorded wrong, amended by an official."""
 
 import json
 from pathlib import Path
@@ -59,3 +60,59 @@ def test_export_refuses_what_is_not_a_log_in_one_line(tmp_path, capsys):
     Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=3)).close()
     assert main(["export", str(tmp_path / "log.sqlite"), "--out", str(tmp_path / "no" / "dir.mat")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def _logged_game(log: Path) -> None:
+    """Light opens 3-1 (8/5 6/5); dark's 13/8 is recorded as a 4-1 (a 3-2's play too)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    with Referee.open(log, profile("tournament", match_length=3)) as ref:
+        for event in (NewGame(), OpeningThrow(3, 1)):
+            ref.submit(event)
+        ref.submit(Played(ref.state.position.apply("8/5 6/5")))
+        ref.submit(Throw(4, 1))
+        ref.submit(Played(ref.state.position.apply("13/8")))
+        ref.submit(Throw(5, 2))  # dark's turn is over
+
+
+def test_a_roll_amended_after_the_watch_is_exported_amended_and_logged(tmp_path, capsys):
+    log = tmp_path / "log.sqlite"
+    _logged_game(log)
+    assert main(["amend", str(log), "--game", "1", "--turn", "1", "--player", "2", "--dice", "3-2",
+                 "--by", "Chief TD"]) == 0
+    assert capsys.readouterr().out == "game 1, turn 1, player 2: 3-2 (was 4-1), amended by Chief TD\n"
+    assert main(["export", str(log)]) == 0
+    assert "1) 31: 8/5 6/5                 32: 13/8\n  2) 52: ????" in capsys.readouterr().out
+    assert main(["export", str(log), "--format", "jsonl"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[3]["event"] == {"event": "throw", "die1": 4, "die2": 1, "valid": True}  # the events as seen
+    assert lines[-1]["note"] == {"after": 6, "type": "amended", "event": 3, "game": 1, "turn": 1, "player": 2,
+                                 "dice": [3, 2], "was": [4, 1], "author": "Chief TD"}
+
+
+def test_an_amendment_refused_is_one_line_and_changes_nothing(tmp_path, capsys):
+    log = tmp_path / "log.sqlite"
+    _logged_game(log)
+    for dice, why in (("6-4", "13/8 is not a legal play of 6-4"), ("64x", "--dice must be two dice")):
+        assert main(["amend", str(log), "--game", "1", "--turn", "1", "--player", "2", "--dice", dice]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and why in err[0], err
+    assert main(["amend", str(tmp_path / "none.sqlite"), "--game", "1", "--turn", "1", "--player", "2",
+                 "--dice", "3-2"]) == 2
+    assert "no such file" in capsys.readouterr().err
+    with Referee.open(log) as ref:
+        assert ref.notes == [] and ref.record == ref.events
+
+
+def test_a_log_whose_amendment_names_no_roll_is_refused_in_one_line(tmp_path, capsys):
+    import sqlite3
+
+    log = tmp_path / "log.sqlite"
+    _logged_game(log)
+    with sqlite3.connect(log) as db:  # a note written by hand, naming an event that is no throw
+        db.execute("CREATE TABLE IF NOT EXISTS notes(id INTEGER PRIMARY KEY, note TEXT NOT NULL)")
+        db.execute("INSERT INTO notes(note) VALUES (?)", (json.dumps(
+            {"after": 6, "type": "amended", "event": 2, "game": 1, "turn": 1, "player": 2, "dice": [3, 2]}),))
+    assert main(["export", str(log)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "a note cannot be read" in err[0], err

@@ -216,6 +216,45 @@ def test_a_watched_game_greys_out_the_actions_it_does_not_take(server, page, fee
     assert page.locator("form[data-action=set_players] button").is_enabled()
 
 
+def test_a_roll_is_amended_from_the_referee_page_of_a_watched_game(server, page, feed, tmp_path):
+    """The official amends a roll the watch recorded wrong through the page's form (the watched
+    game's other play actions greyed out): the page says what changed and lists the play with
+    the roll amended; a roll its play does not fit is refused with the reason."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.watch import WatchDesk
+
+    with Referee.open(tmp_path / "log.sqlite", profile("money")) as referee:
+        desk = WatchDesk(referee, feed)  # the page's actions now go to the watched session
+        for event in (NewGame(), OpeningThrow(3, 1)):
+            referee.submit(event)
+        referee.submit(Played(referee.state.position.apply("8/5 6/5")))
+        referee.submit(Throw(4, 1))
+        referee.submit(Played(referee.state.position.apply("13/8")))
+        referee.submit(Throw(5, 2))  # dark's turn is over
+        page.goto(server.url + "/referee")
+        page.wait_for_selector("#conn >> text=live")
+        desk.hear({"t": 9.0, "frame": 135, "type": "play", "player": 2, "dice": [4, 1], "accepted": True,
+                   "play": "13/8"})
+        page.wait_for_selector("form[data-action=undo] button:disabled")
+        page.fill("#token", TOKEN)
+        form = "form[data-action=amend_roll]"
+        page.fill(f"{form} input[name=game]", "1")
+        page.fill(f"{form} input[name=turn]", "1")
+        page.select_option(f"{form} select[name=player]", "2")
+        page.fill(f"{form} input[name=dice]", "6-4")
+        page.click(f"{form} button")
+        page.wait_for_selector("#result.err")
+        assert "13/8 is not a legal play of 6-4" in page.inner_text("#result")
+        page.fill(f"{form} input[name=dice]", "3-2")
+        page.click(f"{form} button")
+        page.wait_for_selector("#result.ok")
+        assert "the roll is now 3-2 (was 4-1)" in page.inner_text("#result")
+        assert feed.state()["plays"][-1]["dice"] == [3, 2]
+        assert [n["author"] for n in referee.notes if n.get("type") == "amended"] == ["referee"]
+
+
 def test_a_call_logged_in_silent_mode_shows_no_banner_and_is_listed_as_logged(server, page, feed):
     """RULES 7.3: in silent mode a watched game's call is only logged (gammoncam.watch.CallBook):
     no banner on the live page, the history and the referee page say it was logged."""

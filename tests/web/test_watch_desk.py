@@ -1,6 +1,7 @@
 """The referee page while a game is watched (gammoncam.watch.WatchDesk): an official acknowledges
-a call, switches to silent mode (RULES 7.3), names the players and gives the board's corners;
-each is kept in the referee log. What would rewrite the record by hand is refused with a reason."""
+a call, switches to silent mode (RULES 7.3), names the players, gives the board's corners and
+amends a roll the record got wrong; each is kept in the referee log. What would rewrite the
+record's plays by hand is refused with a reason."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ def test_silent_mode_players_and_what_the_watch_refuses(desk, tmp_path):
     assert act(client, "set_players", player1="Ana", player2="Bea").status_code == 200
     assert desk.feed.state()["players"] == {"1": "Ana", "2": "Bea"}
     assert '[Player 1 "Ana"]' in transcript_text(desk.referee)
-    assert desk.feed.state()["actions"] == ["acknowledge", "set_mode", "set_players", "calibrate"]
+    assert desk.feed.state()["actions"] == ["acknowledge", "set_mode", "set_players", "calibrate", "amend_roll"]
     for action, body in (("undo", {}), ("correct", {"play": "8/5 6/5"}), ("new_game", {})):
         refused = act(client, action, **body)
         assert refused.status_code == 409 and "the record follows the board" in refused.get_json()["error"]
@@ -149,3 +150,35 @@ def test_the_page_names_the_watched_position_by_its_ids(desk):
     ids = desk.feed.state()["ids"]
     assert ids == {"gnubg": gnubg_id(desk.referee.state), "xgid": str(xgid(desk.referee.state))}
     assert client.get("/api/ids").get_json()["gnubg"] == ids["gnubg"] == "4HPwATDgc/ABMA:MIFmAAAAAAAE"
+
+
+def test_a_roll_recorded_wrong_is_amended_on_the_page_and_its_play_stands(desk, tmp_path):
+    """Dark's 13/8 was recorded as a 4-1 (13/9/8); the official saw a 3-2 thrown (13/10/8, the
+    same play) and amends it: the page's plays and the transcript say 3-2, the log keeps the
+    events as seen and the amendment with its author. A roll the play does not fit is refused."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    desk, client, _ = desk
+    referee = desk.referee
+    for event in (NewGame(), OpeningThrow(3, 1)):
+        referee.submit(event)
+    referee.submit(Played(referee.state.position.apply("8/5 6/5")))
+    referee.submit(Throw(4, 1))
+    referee.submit(Played(referee.state.position.apply("13/8")))
+    referee.submit(Throw(5, 2))  # dark's turn is over
+    desk.hear({"t": 9.0, "frame": 135, "type": "play", "player": 2, "dice": [4, 1], "accepted": True, "play": "13/8"})
+    foul = act(client, "amend_roll", game=1, turn=1, player=2, dice=[6, 4])
+    assert foul.status_code == 409 and "13/8 is not a legal play of 6-4" in foul.get_json()["error"]
+    nothing = act(client, "amend_roll", game=1, turn=2, player=2, dice=[3, 2])
+    assert nothing.status_code == 409 and "no roll of player 2 there" in nothing.get_json()["error"]
+    answer = act(client, "amend_roll", game=1, turn=1, player=2, dice=[2, 3])
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["message"] == "game 1, turn 1: the roll is now 3-2 (was 4-1)"
+    assert desk.feed.state()["plays"][-1] == {"game": 1, "turn": 1, "player": 2, "dice": [3, 2], "play": "13/8"}
+    assert "32: 13/8" in transcript_text(referee)
+    referee.close()
+    with Referee.open(tmp_path / "log.sqlite") as again:
+        assert again.events[3] == Throw(4, 1)  # as seen
+        (note,) = [n for n in again.notes if n.get("type") == "amended"]
+        assert (note["dice"], note["was"], note["author"]) == ([3, 2], [4, 1], "Chief TD")
+        assert "32: 13/8" in transcript_text(again)
