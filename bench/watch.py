@@ -48,6 +48,7 @@ from engine.position import Position  # noqa: E402
 from engine.transcript import parse_transcript  # noqa: E402
 from gammoncam.cli import main as gammoncam  # noqa: E402
 from gammoncam.referee import Referee  # noqa: E402
+from gammoncam.watch import DICE_DOUBT  # noqa: E402
 from vision.conditions import CONDITIONS, apply  # noqa: E402
 
 
@@ -212,7 +213,8 @@ def main() -> int:
         stats = next(json.loads(line) for line in err.getvalue().splitlines() if line.startswith('{"stats"'))
         seen = parse_transcript(seen_path.read_text())
         with Referee.open(Path(tmp) / "log.sqlite") as logged:  # the moments noted for a second look
-            doubts = [{k: note.get(k) for k in ("t", "player", "what")} for note in logged.notes]
+            doubts = [{k: note[k] for k in ("t", "player", "what", *DICE_DOUBT) if k in note}
+                      for note in logged.notes]
     # The render's truth: throws that came to rest not counting (RULES 2.3), each matched by a
     # re-roll call on its thrower at most REROLL_WITHIN seconds later.
     invalid = [(t - t0, thrower) for t, thrower in invalid_throws(vdir / "frames.jsonl") if t >= t0]

@@ -129,7 +129,8 @@ def line(seed: int, r: dict) -> str:
     return (f"{seed}  {joined}turns {r['turns_right']:>2}/{r['turns_shown']:<2} "
             f"in order {r['turns_found_in_order']:>2}  "
             f"re-rolls {r['rerolls_called']}/{r['rerolls_thrown']} (unmatched {r['reroll_calls_unmatched']})  "
-            f"unclear {r['unclear']:>2}  doubts {len(r.get('doubts', [])):>2}  "
+            f"unclear {r['unclear']:>2}  doubts {len(r.get('doubts', [])):>2} "
+            f"({sum(bool(d.get('foul_if_read')) for d in r.get('doubts', []))} could hide a foul)  "
             f"latency {r['latency_ms_median']}/{r['latency_ms_max']} ms  "
             f"other calls: {calls or 'none'}")
 
