@@ -861,14 +861,16 @@ class Tracker:
             return
         best = self._roll_explaining(before, mover, held, logp, path=path)
         likely, p = held.likely()
-        if best != likely:  # no call, but the official is told (vid 5303: a 6-1 read, a 6-2 played)
+        self._submit_throw(best, held, resolved="the roll that explains the play")
+        # No call, but the official is told (vid 5303: a 6-1 read, a 6-2 played), once the throw is
+        # recorded: the doubt names its turn.
+        if best != likely:
             foul = decode(before, likely, mover, logp, self.thresholds).kind == "illegal"
             self.note("unclear", what=f"the play fits {best[0]}-{best[1]}, a roll the dice were read less likely to "
                       f"show than {likely[0]}-{likely[1]}", player=COLOUR.index(mover) + 1, played_as=list(best),
                       **doubt_of_dice(likely, held.faces, held.px, foul))
             if foul:
                 self.doubted_roll = (before, likely)
-        self._submit_throw(best, held, resolved="the roll that explains the play")
         if self.state.phase == "moving":
             self._end_play(logp)
 

@@ -295,7 +295,8 @@ class Doubts:
     one told again at the next settles, with nothing recorded between, is kept once. A doubt about
     the dice keeps what ranks it (:data:`DICE_DOUBT`, :func:`gammoncam.tracker.doubt_of_dice`):
     whether the play is a foul if the dice were read right, how likely and from how many pixels
-    they were read. A watch resumed on a log lists the doubts the log kept.
+    they were read; and the turn whose roll it doubts (:func:`players_turn`), where an official
+    may amend it. A watch resumed on a log lists the doubts the log kept.
 
     >>> from engine.profiles import profile
     >>> from gammoncam.referee import Referee
@@ -328,6 +329,8 @@ class Doubts:
         # the same moment told again: its dice may be looked at anew, so they do not tell it apart
         moment = ({k: v for k, v in doubt.items() if k != "t"}, len(self.referee.events))
         doubt.update({k: event[k] for k in DICE_DOUBT if k in event})
+        if "foul_if_read" in doubt and doubt.get("player"):  # told once the throw is recorded: its turn
+            doubt["turn"] = players_turn(self.referee, doubt["player"])
         if moment == self._last:
             return
         self._last = moment
@@ -536,6 +539,14 @@ def last_turn(transcript) -> int:
     """The number ``transcript`` gives the last turn of its last game (0 before one)."""
     actions = transcript.games[-1].actions if transcript.games else ()
     return actions[-1].number if actions else 0
+
+
+def players_turn(referee, player: int) -> int | None:
+    """The number the transcript gives ``player``'s latest turn in the game on hand (None before
+    they have one): where an official amends its roll (:meth:`gammoncam.referee.Referee.amend_roll`)."""
+    games = session_transcript(referee.profile, referee.record).games
+    turns = [a.number for a in (games[-1].actions if games else ()) if a.kind == "play" and a.side == player - 1]
+    return turns[-1] if turns else None
 
 
 def transcript_text(referee) -> str:

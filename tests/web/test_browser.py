@@ -290,7 +290,7 @@ def test_the_referee_page_lists_the_doubts_that_could_hide_a_foul_first(server, 
               {"t": 97.0, "game": 2, "type": "dice_misread", "player": 2,
                "what": "the play is a 4-3's, the dice were read 6-3: one die misread, or a foul",
                "dice": [6, 3], "foul_if_read": True, "probability": 0.93, "px": 26},
-              {"t": 120.0, "game": 2, "type": "unclear", "player": 1,
+              {"t": 120.0, "game": 2, "type": "unclear", "player": 1, "turn": 9,
                "what": "the play fits 5-4, a roll the dice were read less likely to show than 5-3",
                "dice": [5, 3], "foul_if_read": False, "probability": 0.6, "px": 31}]
     feed.publish({"type": "unclear", **doubts[3]}, {**empty_state(), "doubts": doubts})
@@ -300,8 +300,14 @@ def test_the_referee_page_lists_the_doubts_that_could_hide_a_foul_first(server, 
         "or a foul (read 6-3 at 0.93, dice 26 px)",
         "Could hide a foul: game 1, at 0:41, Player 1: the play fits 6-2, a roll the dice were read less likely to "
         "show than 6-1 (read 6-1 at 0.55, dice 24 px)",
-        "game 2, at 2:00, Player 1: the play fits 5-4, a roll the dice were read less likely to show than 5-3",
+        "game 2, turn 9, at 2:00, Player 1: the play fits 5-4, a roll the dice were read less likely to show than 5-3 "
+        "amend roll…",
         "game 1, at 1:00, Player 2: the dice were picked up with nothing played"]
+    # a doubt's turn fills the form that amends its roll; its play fits the roll read, so that is offered
+    page.click("#doubts li:nth-child(3) button.amend-doubt")
+    form = "form[data-action=amend_roll]"
+    assert [page.input_value(f"{form} [name={name}]") for name in ("game", "turn", "player", "dice")] == [
+        "2", "9", "1", "5-3"]
 
 
 def test_overlay_background_is_transparent(server, browser, demo):

@@ -47,6 +47,16 @@
     list.replaceChildren(...warnings.map((text) => GC.make("li", "", text)));
   }
 
+  function fillAmend(d) {
+    // a doubt's turn into the amend form; the dice read are offered where its play fits them
+    const form = document.querySelector("form[data-action=amend_roll]");
+    form.elements.game.value = d.game;
+    form.elements.turn.value = d.turn;
+    form.elements.player.value = String(d.player);
+    form.elements.dice.value = d.dice && d.foul_if_read === false ? d.dice.join("-") : "";
+    form.elements.dice.focus();
+  }
+
   function renderDoubts(state) {
     // moments the watch was unsure of and did not call, for the official to check on the board:
     // first those whose play is a foul if the dice were read right (likeliest reading first),
@@ -58,12 +68,21 @@
     $("#doubts").replaceChildren(...doubts.map((d) => {
       const who = state.players && d.player ? `${state.players[String(d.player)]}: ` : "";
       const at = `${Math.floor(d.t / 60)}:${String(Math.floor(d.t % 60)).padStart(2, "0")}`;  // the video's m:ss
-      const item = GC.make("li", d.foul_if_read ? "foul-if-read" : "", `game ${d.game}, at ${at}, ${who}${d.what}`);
+      const turn = d.turn != null ? `, turn ${d.turn}` : "";
+      const text = `game ${d.game}${turn}, at ${at}, ${who}${d.what}`;
+      const item = GC.make("li", d.foul_if_read ? "foul-if-read" : "", text);
       if (d.foul_if_read) {
         const how = [d.probability != null ? `read ${d.dice.join("-")} at ${d.probability}` : "",
                      d.px != null ? `dice ${d.px} px` : ""].filter(Boolean).join(", ");
         item.prepend(GC.make("strong", "", "Could hide a foul: "));
         if (how) item.append(` (${how})`);
+      }
+      if (d.turn != null && d.player) {
+        // the roll recorded there can be amended (the form refuses a roll its play does not fit)
+        const amend = GC.make("button", "amend-doubt", "amend roll…");
+        amend.type = "button";
+        amend.addEventListener("click", () => fillAmend(d));
+        item.append(" ", amend);
       }
       return item;
     }));
