@@ -1221,7 +1221,7 @@ class Tracker:
             return decision
         roll = misread_roll(p.before, decision.position, p.dice, p.faces, p.floor, p.read)
         if roll is not None:
-            self.note("dice_misread", likely=list(roll),
+            self.note("dice_misread", player=self.state.on_roll + 1, likely=list(roll),
                       what=f"the play is a {roll[0]}-{roll[1]}'s, the dice were read {p.dice[0]}-{p.dice[1]}: "
                            "one die misread, or a foul", **doubt_of_dice(p.dice, p.faces, p.px, True),
                       **decision.to_json())
