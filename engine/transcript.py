@@ -415,31 +415,32 @@ class AmendmentError(EngineError):
     """An official's amendment that the record cannot take (:func:`amend_roll`)."""
 
 
-def amend_roll(profile, events, game: int, turn: int, player: int, dice) -> tuple[list, int]:
+def amend_roll(profile, events, game: int, turn: int, player: int, dice) -> tuple[list, int, tuple]:
     """``events`` with the roll of ``player``'s turn ``turn`` in game ``game`` (numbered as
-    :func:`session_transcript` numbers them) made ``dice``, and the index of the event changed:
-    an official's word on a roll the record got wrong, a die misread whose play fits either roll,
-    or a dance recorded with another roll that leaves no play. Only the roll changes: every
-    position, verdict and the score must stand as recorded, or :class:`AmendmentError` says why
-    (a play that is not legal for the roll given is a foul, not a misread: RULES 7.2).
+    :func:`session_transcript` numbers them) made ``dice``, the index of the event changed, and
+    the indices of the events whose calls the roll withdraws: an official's word on a roll the
+    record got wrong (a die misread whose play fits either roll, a dance recorded with another
+    roll that leaves no play, a play called on dice misread). Only the roll changes: every
+    position and the score must stand as recorded, and no call may come of it, or
+    :class:`AmendmentError` says why (a play not legal for the roll given is a foul: RULES 7.2).
+    A turn still being played is not amended: its play may still change.
 
     >>> from engine.match import NewGame, OpeningThrow, Played, Throw
     >>> from engine.profiles import profile
     >>> from engine.position import Position
-    >>> start = Position.start()
-    >>> opened = start.apply("8/5 6/5")
-    >>> events = [NewGame(), OpeningThrow(3, 1), Played(opened), Throw(6, 4),
-    ...           Played(opened.swapped().apply("24/18 13/9")), Throw(5, 2)]
-    >>> amended, index = amend_roll(profile("money"), events, 1, 1, 2, (4, 6))
+    >>> opened = Position.start().apply("8/5 6/5")
+    >>> events = [NewGame(), OpeningThrow(3, 1), Played(opened), Throw(6, 3),   # a 4-3 read 6-3
+    ...           Played(opened.swapped().apply("13/9 13/10")), Throw(5, 2)]
+    >>> watched = profile("money", condone=True)  # as a watch judges: the call stood, play went on
+    >>> amended, index, withdrawn = amend_roll(watched, events, 1, 1, 2, (4, 3))
+    >>> amended[index], withdrawn   # the play's call (event 4) is withdrawn
+    (Throw(die1=4, die2=3, valid=True), (4,))
+    >>> amend_roll(watched, amended, 1, 1, 2, (5, 4))
     Traceback (most recent call last):
     ...
-    engine.transcript.AmendmentError: game 1, turn 1: the record already has 6-4 for player 2
-    >>> amend_roll(profile("money"), events, 1, 1, 2, (5, 4))
-    Traceback (most recent call last):
-    ...
-    engine.transcript.AmendmentError: game 1, turn 1: 24/18 13/9 is not a legal play of 5-4 (...)
+    engine.transcript.AmendmentError: game 1, turn 1: 13/10 13/9 is not a legal play of 5-4 (...)
     """
-    from engine.match import MatchState, OpeningThrow, _dice
+    from engine.match import MatchState, OpeningThrow, Played, _dice
 
     try:
         d1, d2 = _dice(*dice)
@@ -463,24 +464,27 @@ def amend_roll(profile, events, game: int, turn: int, player: int, dice) -> tupl
     new = with_roll(events[action.event], (d1, d2), player)
     amended = [*events[:action.event], new, *events[action.event + 1:]]
 
-    def standing(state, ruling):
-        return dataclasses.replace(state, dice=None), ruling.accepted, ruling.reason
+    def standing(state):  # what a roll must leave as it was: the call awaiting correction aside
+        return dataclasses.replace(state, dice=None, pending=None)
 
-    was, now = MatchState.new(profile), MatchState.new(profile)
-    for before, after in zip(events, amended):
+    was, now, withdrawn = MatchState.new(profile), MatchState.new(profile), []
+    for index, (before, after) in enumerate(zip(events, amended)):
         was, ruling_was = was.apply(before)
         try:
             now, ruling_now = now.apply(after)
         except InvalidEventError as exc:
             raise AmendmentError(f"{where}: the record does not stand with {d1}-{d2}: {exc}") from None
-        if standing(was, ruling_was) != standing(now, ruling_now):
-            if not ruling_now.accepted and ruling_was.accepted:
-                play = {"": "the dance recorded (no play)", None: "the play recorded"}.get(ruling_was.play,
-                                                                                          ruling_was.play)
-                raise AmendmentError(f"{where}: {play} is not a legal play of {d1}-{d2} ({ruling_now.text})")
+        if not ruling_now.accepted and (ruling_was.accepted or ruling_now.reason != ruling_was.reason):
+            what = "the record"
+            if isinstance(after, Played):
+                what = _written_play(now.before, now.position) or "the dance recorded (no play)"
+            raise AmendmentError(f"{where}: {what} is not a legal play of {d1}-{d2} ({ruling_now.text})")
+        if standing(was) != standing(now):
             raise AmendmentError(f"{where}: the record does not stand with {d1}-{d2} "
                                  f"(a roll that leaves a play where the record has none, or none where it has one)")
-    return amended, action.event
+        if ruling_now.accepted and not ruling_was.accepted:
+            withdrawn.append(index)
+    return amended, action.event, tuple(withdrawn)
 
 
 def with_roll(event, dice, player: int):

@@ -172,9 +172,11 @@ class Referee:
 
     def amend_roll(self, game: int, turn: int, player: int, dice, author: str = "referee") -> dict:
         """An official's word on a roll the record got wrong (:func:`engine.transcript.amend_roll`:
-        only the roll changes, every play and verdict stands), kept as a note; the events stay as
-        logged and :attr:`record` has the roll amended. :class:`engine.transcript.AmendmentError`
-        says why one is refused.
+        only the roll changes, every play stands, and a call made on the roll misread is
+        withdrawn), kept as a note (``seq``: the event amended, ``withdrawn``: those whose calls
+        are withdrawn, numbered from 1 as the log numbers them); the events and the
+        verdicts stay as logged and :attr:`record` has the roll amended.
+        :class:`engine.transcript.AmendmentError` says why one is refused.
 
         >>> from engine.match import NewGame, OpeningThrow, Played, Throw
         >>> from engine.profiles import profile
@@ -193,11 +195,12 @@ class Referee:
         from engine.transcript import amend_roll
 
         record = self.record
-        amended, index = amend_roll(self.profile, record, game, turn, player, dice)
+        amended, index, withdrawn = amend_roll(self.profile, record, game, turn, player, dice)
         was, now = record[index], amended[index]
-        note = {"type": "amended", "event": index, "game": game, "turn": turn, "player": player,
+        # seq: the log's numbers of the events, from 1, as `gammoncam export --format jsonl` gives them
+        note = {"type": "amended", "seq": index + 1, "game": game, "turn": turn, "player": player,
                 "dice": sorted((now.die1, now.die2), reverse=True), "was": sorted((was.die1, was.die2), reverse=True),
-                "author": author}
+                "withdrawn": [k + 1 for k in withdrawn], "author": author}
         self.note(note)
         return note
 
@@ -210,7 +213,7 @@ class Referee:
         events = list(self.events)
         for note in self.notes:
             if note.get("type") == "amended":
-                events[note["event"]] = with_roll(events[note["event"]], note["dice"], note["player"])
+                events[note["seq"] - 1] = with_roll(events[note["seq"] - 1], note["dice"], note["player"])
         return events
 
     @property

@@ -148,7 +148,7 @@ class Watcher:
             side = 1 - side  # a throw after a play is the next player's
         turn = last_turn(session_transcript(self.referee.profile, self.referee.events[:index + 1]))
         self._emit({"type": "call", "kind": ruling.kind, "reason": ruling.reason, "text": ruling.text,
-                    "event": type(event).__name__, "player": None if side is None else side + 1,
+                    "event": type(event).__name__, "seq": index + 1, "player": None if side is None else side + 1,
                     "game": state.game, "turn": turn, "silent": self.referee.mode == "silent"})
 
     def give_corners(self, corners) -> None:
@@ -365,6 +365,7 @@ class CallBook:
         self.calls: list[dict] = []
         self.box = box  # a device.driver.RefereeBox, or None
         self._box_calls: dict[int, int] = {}  # call id -> the box's sequence number
+        self._seqs: dict[int, int] = {}  # call id -> the log's number of the event called
         self._offered: int | None = None  # the value a called double turned the cube to
 
     def hear(self, event: dict) -> dict | None:
@@ -374,6 +375,8 @@ class CallBook:
             self.calls.append({"id": len(self.calls) + 1, "kind": event["kind"], "reason": event["reason"],
                                "detail": event["text"], "game": event.get("game"), "turn": event.get("turn"),
                                "player": event.get("player"), "pending": True})
+            if event.get("seq") is not None:
+                self._seqs[self.calls[-1]["id"]] = event["seq"]
             if event.get("silent"):
                 self.calls[-1].update(pending=False, resolution="logged")
             elif self.box is not None:
@@ -404,6 +407,23 @@ class CallBook:
                               else "no call is waiting to be acknowledged")
         called["acknowledged_by"] = author
         return {**self._close(called, "acknowledged"), "author": author}
+
+    def overrule(self, seqs, author: str) -> list[dict]:
+        """The calls made on the events ``seqs`` (the log's numbers) rested on a roll misread,
+        which an official amended (:meth:`gammoncam.referee.Referee.amend_roll`): each is closed
+        ``overruled``, acknowledged or not, its light out; the page's ``call_resolved`` events.
+
+        >>> book = CallBook()
+        >>> book.hear({"type": "call", "kind": "illegal_play", "reason": "no_such_play", "text": "...", "seq": 5})
+        >>> book.overrule([5], "Chief TD")
+        [{'type': 'call_resolved', 'call_id': 1, 'resolution': 'overruled', 'author': 'Chief TD'}]
+        """
+        out = []
+        for called in self.calls:
+            if self._seqs.get(called["id"]) in seqs and called.get("resolution") != "overruled":
+                called["overruled_by"] = author
+                out.append({**self._close(called, "overruled"), "author": author})
+        return out
 
     def _resolve(self, kind: str, resolution: str) -> dict | None:
         called = next((c for c in reversed(self.calls) if c["pending"] and c["kind"] == kind), None)
@@ -490,8 +510,12 @@ class WatchDesk:
                 except AmendmentError as exc:
                     raise ActionRejected(str(exc)) from None
                 self._publish(note)
-                return {"message": f"game {note['game']}, turn {note['turn']}: the roll is now "
-                                   f"{note['dice'][0]}-{note['dice'][1]} (was {note['was'][0]}-{note['was'][1]})"}
+                overruled = self.book.overrule(note["withdrawn"], author)
+                for resolved in overruled:
+                    self._publish(resolved)
+                calls = f"; call {', '.join(str(r['call_id']) for r in overruled)} overruled" if overruled else ""
+                now, was = "-".join(map(str, note["dice"])), "-".join(map(str, note["was"]))
+                return {"message": f"game {note['game']}, turn {note['turn']}: the roll is now {now} (was {was}){calls}"}
             else:  # calibrate
                 if self.watcher is None:
                     raise ActionRejected("no camera frame yet to read the board with these corners")

@@ -18,9 +18,10 @@ The log is not changed; a file that is not a referee log is one line and exit st
 
 A roll the watch recorded wrong (a die misread whose play fits either roll, a dance recorded with
 another roll that leaves no play) is amended with ``amend``, as on the referee page while the game
-is watched (:meth:`gammoncam.referee.Referee.amend_roll`): only the roll changes, every play and
-verdict must stand, or it is refused in one line. The amendment is a note in the log (who, what
-it was); the events stay as seen, and the transcript ``export`` writes has the roll amended.
+is watched (:meth:`gammoncam.referee.Referee.amend_roll`): only the roll changes, every play must
+stand and no call may come of it, or it is refused in one line; a call made on the roll misread
+is withdrawn. The amendment is a note in the log (who, what it was, the calls withdrawn); the
+events and verdicts stay as seen, and the transcript ``export`` writes has the roll amended.
 """
 
 from __future__ import annotations
@@ -111,8 +112,9 @@ def run_amend(args) -> int:
         raise UsageError(f"{args.log}: cannot write the amendment to the log ({exc})") from None
     finally:
         referee.close()
+    withdrawn = f"; the calls on events {', '.join(map(str, note['withdrawn']))} withdrawn" if note["withdrawn"] else ""
     print(f"game {args.game}, turn {args.turn}, player {args.player}: {note['dice'][0]}-{note['dice'][1]} "
-          f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}")
+          f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}{withdrawn}")
     return 0
 
 

@@ -83,7 +83,7 @@ def test_a_roll_amended_keeps_the_play_and_changes_only_the_roll():
     """13/8 is a 4-1's (13/9/8) and a 3-2's (13/10/8): an official who saw a 3-2 thrown amends the
     record's 4-1, and the transcript writes 32: 13/8; the play, the verdicts and the match stand."""
     events = [*_dark_played("13/8"), Throw(5, 2)]
-    amended, index = amend_roll(profile("tournament", match_length=3), events, 1, 1, 2, (2, 3))
+    amended, index, _ = amend_roll(profile("tournament", match_length=3), events, 1, 1, 2, (2, 3))
     assert index == 3 and amended[3] == Throw(3, 2) and amended[:3] + amended[4:] == events[:3] + events[4:]
     text = write_transcript(session_transcript(profile("tournament", match_length=3), amended))
     assert "1) 31: 8/5 6/5                 32: 13/8" in text
@@ -115,7 +115,7 @@ def test_a_dance_recorded_with_another_roll_is_amended_to_a_roll_that_dances_too
     read wrong): 6-5 dances there too and is taken; 3-3 has a play, so the dance is no play of it."""
     name = "match10013413.txt"
     referee = Replay(name).run(parse_transcript((CORPUS / name).read_text()))
-    amended, index = amend_roll(referee.profile, referee.events, 1, 7, 2, (6, 5))
+    amended, index, _ = amend_roll(referee.profile, referee.events, 1, 7, 2, (6, 5))
     game = session_transcript(referee.profile, amended).games[0]
     assert [(a.dice, a.play) for a in game.actions if (a.number, a.side) == (7, 1)] == [((6, 5), "")]
     with pytest.raises(AmendmentError, match="the dance recorded .no play. is not a legal play of 3-3"):
@@ -130,7 +130,7 @@ def test_an_opening_roll_amended_keeps_who_moved_first():
         referee.submit(event)
     referee.submit(Played(referee.state.position.apply("13/8")))
     referee.submit(Throw(6, 1))  # player 1's turn: player 2's is over
-    amended, index = amend_roll(referee.profile, referee.events, 1, 1, 2, (3, 2))
+    amended, index, _ = amend_roll(referee.profile, referee.events, 1, 1, 2, (3, 2))
     assert (index, amended[1]) == (1, OpeningThrow(2, 3))
 
 
@@ -140,7 +140,7 @@ def test_dice_corrected_are_what_an_amendment_changes():
     dark = light_opened.swapped()
     events = [NewGame(), OpeningThrow(3, 1), Played(light_opened), Throw(6, 2), Played(dark.apply("13/7 8/6")),
               DiceCorrected(4, 1), Played(dark.apply("13/8")), Throw(5, 2)]
-    amended, index = amend_roll(profile("money"), events, 1, 1, 2, (3, 2))
+    amended, index, _ = amend_roll(profile("money"), events, 1, 1, 2, (3, 2))
     assert (index, amended[5]) == (5, DiceCorrected(3, 2))
 
 

@@ -86,8 +86,9 @@ def test_a_roll_amended_after_the_watch_is_exported_amended_and_logged(tmp_path,
     assert main(["export", str(log), "--format", "jsonl"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[3]["event"] == {"event": "throw", "die1": 4, "die2": 1, "valid": True}  # the events as seen
-    assert lines[-1]["note"] == {"after": 6, "type": "amended", "event": 3, "game": 1, "turn": 1, "player": 2,
-                                 "dice": [3, 2], "was": [4, 1], "author": "Chief TD"}
+    assert lines[-1]["note"] == {"after": 6, "type": "amended", "seq": 4, "game": 1, "turn": 1, "player": 2,
+                                 "dice": [3, 2], "was": [4, 1], "withdrawn": [], "author": "Chief TD"}
+    assert lines[3]["seq"] == 4  # the note names the event by the number the export gives it
 
 
 def test_an_amendment_refused_is_one_line_and_changes_nothing(tmp_path, capsys):
@@ -112,7 +113,7 @@ def test_a_log_whose_amendment_names_no_roll_is_refused_in_one_line(tmp_path, ca
     with sqlite3.connect(log) as db:  # a note written by hand, naming an event that is no throw
         db.execute("CREATE TABLE IF NOT EXISTS notes(id INTEGER PRIMARY KEY, note TEXT NOT NULL)")
         db.execute("INSERT INTO notes(note) VALUES (?)", (json.dumps(
-            {"after": 6, "type": "amended", "event": 2, "game": 1, "turn": 1, "player": 2, "dice": [3, 2]}),))
+            {"after": 6, "type": "amended", "seq": 3, "game": 1, "turn": 1, "player": 2, "dice": [3, 2]}),))
     assert main(["export", str(log)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "a note cannot be read" in err[0], err

@@ -180,5 +180,36 @@ def test_a_roll_recorded_wrong_is_amended_on_the_page_and_its_play_stands(desk, 
     with Referee.open(tmp_path / "log.sqlite") as again:
         assert again.events[3] == Throw(4, 1)  # as seen
         (note,) = [n for n in again.notes if n.get("type") == "amended"]
-        assert (note["dice"], note["was"], note["author"]) == ([3, 2], [4, 1], "Chief TD")
+        assert (note["seq"], note["dice"], note["was"], note["author"]) == (4, [3, 2], [4, 1], "Chief TD")
         assert "32: 13/8" in transcript_text(again)
+
+
+def test_a_call_made_on_a_roll_misread_is_overruled_by_amending_the_roll(tmp_path):
+    """Dark's 4-3 was read 6-3 and 13/9 13/10 called (RULES 3.1); the players went on (the watch
+    judges as `condone`). The official, who saw the 4-3, amends the roll: the call is overruled on
+    the page, its light goes out, the transcript shows 43: 13/10 13/9, the log keeps the call."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    referee = Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=3, condone=True))
+    feed, box = LiveFeed(empty_state()), Box()
+    desk = WatchDesk(referee, feed, box)
+    client = create_app(feed, token=TOKEN).test_client()
+    for event in (NewGame(), OpeningThrow(3, 1)):
+        referee.submit(event)
+    referee.submit(Played(referee.state.position.apply("8/5 6/5")))
+    referee.submit(Throw(6, 3))
+    assert not referee.submit(Played(referee.state.position.apply("13/9 13/10"))).accepted
+    desk.hear({**CALL, "text": "13/10 13/9 is not a play of 6-3", "seq": 5, "turn": 1})
+    assert box.lit == ["ILLEGAL_PLAY"]
+    referee.submit(Throw(5, 2))  # light threw: dark's turn is over
+    answer = act(client, "amend_roll", game=1, turn=1, player=2, dice=[4, 3])
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["message"] == "game 1, turn 1: the roll is now 4-3 (was 6-3); call 1 overruled"
+    call = feed.state()["calls"][0]
+    assert (call["pending"], call["resolution"], call["overruled_by"]) == (False, "overruled", "Chief TD")
+    assert box.cleared == [41]
+    assert "43: 13/10 13/9" in transcript_text(referee)
+    assert [r.accepted for r in referee.rulings][4] is False  # the verdict as it was made stays in the log
+    (note,) = [n for n in referee.notes if n.get("type") == "amended"]
+    assert (note["seq"], note["withdrawn"]) == (4, [5])
+    referee.close()
