@@ -117,3 +117,23 @@ def test_a_log_whose_amendment_names_no_roll_is_refused_in_one_line(tmp_path, ca
     assert main(["export", str(log)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "a note cannot be read" in err[0], err
+
+
+def test_a_call_on_a_roll_misread_is_withdrawn_by_the_amendment(tmp_path, capsys):
+    """Dark's 4-3 read 6-3, 13/9 13/10 called and left standing (a watch judges as `condone`):
+    amended to 4-3 after the watch, the call is withdrawn and the transcript writes the 4-3."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    log = tmp_path / "log.sqlite"
+    with Referee.open(log, profile("tournament", match_length=3, condone=True)) as ref:
+        for event in (NewGame(), OpeningThrow(3, 1)):
+            ref.submit(event)
+        ref.submit(Played(ref.state.position.apply("8/5 6/5")))
+        ref.submit(Throw(6, 3))
+        assert not ref.submit(Played(ref.state.position.apply("13/9 13/10"))).accepted
+        ref.submit(Throw(5, 2))
+    assert main(["amend", str(log), "--game", "1", "--turn", "1", "--player", "2", "--dice", "4 3"]) == 0
+    assert capsys.readouterr().out == ("game 1, turn 1, player 2: 4-3 (was 6-3), amended by referee; "
+                                       "the calls on events 5 withdrawn\n")
+    assert main(["export", str(log)]) == 0
+    assert "43: 13/10 13/9" in capsys.readouterr().out
