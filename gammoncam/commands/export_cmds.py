@@ -112,7 +112,9 @@ def run_amend(args) -> int:
         raise UsageError(f"{args.log}: cannot write the amendment to the log ({exc})") from None
     finally:
         referee.close()
-    withdrawn = f"; the calls on events {', '.join(map(str, note['withdrawn']))} withdrawn" if note["withdrawn"] else ""
+    seqs = note["withdrawn"]
+    withdrawn = (f"; the call{'s' * (len(seqs) > 1)} on event{'s' * (len(seqs) > 1)} {', '.join(map(str, seqs))} "
+                 "withdrawn" if seqs else "")
     print(f"game {args.game}, turn {args.turn}, player {args.player}: {note['dice'][0]}-{note['dice'][1]} "
           f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}{withdrawn}")
     return 0

@@ -134,6 +134,6 @@ def test_a_call_on_a_roll_misread_is_withdrawn_by_the_amendment(tmp_path, capsys
         ref.submit(Throw(5, 2))
     assert main(["amend", str(log), "--game", "1", "--turn", "1", "--player", "2", "--dice", "4 3"]) == 0
     assert capsys.readouterr().out == ("game 1, turn 1, player 2: 4-3 (was 6-3), amended by referee; "
-                                       "the calls on events 5 withdrawn\n")
+                                       "the call on event 5 withdrawn\n")
     assert main(["export", str(log)]) == 0
     assert "43: 13/10 13/9" in capsys.readouterr().out
