@@ -76,6 +76,16 @@ def turns_as_positions(actions, variant, start=None, befores: list | None = None
     return out
 
 
+def turn_wrong(k: int, seen, source) -> dict:
+    """A turn recorded wrong (:func:`turns_as_positions`' items, ``seen`` None when not recorded):
+    what each says of it, and whether only the roll differs (the play reached the same board)."""
+    def what(turn):
+        return None if turn is None else list(turn[1]) if isinstance(turn[1], tuple) else turn[1]
+
+    roll_only = seen is not None and isinstance(seen[1], tuple) and isinstance(source[1], tuple) and seen[2] == source[2]
+    return {"k": k, "side": source[0], "seen": what(seen), "source": what(source), "roll_only": roll_only}
+
+
 def called_doubles(source, game: int) -> set:
     """Indexes (in :func:`turns_as_positions`' list) of the source game's doubles the referee calls
     and of their answers: the record leaves them out (RULES 6.4: such a double has no effect on
@@ -239,6 +249,7 @@ def main() -> int:
             break  # a game set up anew, or joined where the source never stood
         got = got[:k] + [None] * (k - len(got)) + again
     right = sum(a == b for a, b in zip(got, shown))
+    wrong = [turn_wrong(i, a, b) for i, (a, b) in enumerate(zip(got, shown)) if a != b]
     first_wrong = next((i for i, (a, b) in enumerate(zip(got, shown)) if a != b), None)
     # A call rejects an event (an illegal double is not recorded), which shifts the turns after
     # it: the source's turns found in the record in order tell how much of the game was seen.
@@ -254,7 +265,7 @@ def main() -> int:
         "turns_shown": len(shown), "turns_recorded": sum(turn is not None for turn in got), "turns_right": right,
         "turns_found_in_order": found,
         "rejoined": sum(e["type"] == "game_end_unseen" and "lost the board" in e.get("inferred", "") for e in events),
-        "first_wrong_turn": first_wrong, "record_equals_source": got == shown,
+        "first_wrong_turn": first_wrong, "record_equals_source": got == shown, "turns_wrong": wrong,
         "join_at": args.join_at, "join_turn": join_turn,
         "joined_frame": next((e["frame"] + (args.join_at or 0) for e in events if e.get("joined")), None),
         "calls": [{k: e.get(k) for k in ("t", "kind", "reason", "player")} for e in events if e["type"] == "call"],

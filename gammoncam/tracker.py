@@ -76,6 +76,9 @@ from vision.observation import Observation
 
 COLOUR = ("light", "dark")  # player 1, player 2
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
+# A turn read off the board whose play fits several rolls is recorded with the likeliest; the
+# official is told when that one has less than this share of their chance (:meth:`_note_roll_guessed`).
+ROLL_TOLD = 0.9
 # A throw glimpsed that counts with at most this probability (a die read less than flat: on 1,000
 # renders, 5% of flat dice were read under 0.92 flat, 72% of cocked ones under 0.9), picked up
 # unplayed and followed by its thrower's next throw, did not count (:meth:`Tracker._rethrown`).
@@ -934,6 +937,7 @@ class Tracker:
                   glimpse=list(glimpse.values) if glimpse else None)
         self._submit(Throw(*roll), dice=list(roll), player=side + 1, inferred=how)
         self._play(Decision("legal", before, 0.0, 1, before), side, roll, inferred=how)
+        self._note_roll_guessed(side, roll, dances, glimpse)
 
     def _danced_unseen(self, logp: np.ndarray, thrown: DiceReading | None = None) -> bool:
         """In phase "turn" or "played", the board no longer showing the position before the
@@ -1115,6 +1119,24 @@ class Tracker:
             self._submit(Throw(*read.roll), dice=list(read.roll), player=read.side + 1,
                          inferred="the throw was not seen")
         self._play(read.decision, read.side, read.roll, inferred="the throw was not seen")
+        self._note_roll_guessed(read.side, read.roll, read.rolls, read.glimpse)
+
+    def _note_roll_guessed(self, side: int, roll: tuple, rolls, glimpse: DiceReading | None) -> None:
+        """Tell the official of a turn whose throw went unseen and whose roll the record had to
+        guess: its play (or dance) is as much any of ``rolls``' (13/8 a 4-1's and a 3-2's), and no
+        glimpse of the dice made ``roll`` :data:`ROLL_TOLD` of their chance. The doubt names the
+        turn, whose roll an official may amend."""
+        chance = roll_probabilities(glimpse.faces) if glimpse is not None and glimpse.faces else CHANCE
+        share = chance[tuple(roll)] / max(sum(chance[tuple(r)] for r in rolls), 1e-300)
+        if len(rolls) < 2 or share >= ROLL_TOLD:
+            return
+        others = sorted((tuple(r) for r in rolls if tuple(r) != tuple(roll)), key=lambda r: -chance[r])
+        others = ", ".join(f"{a}-{b}" for a, b in others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        how = "glimpsed" if glimpse is not None else "not seen"
+        self.note("unclear", what=f"the throw was {how}; the board fits {others} as well as the "
+                  f"{roll[0]}-{roll[1]} recorded ({share:.0%} likely)", player=side + 1,
+                  **doubt_of_dice(roll, glimpse.faces if glimpse else (), glimpse.px if glimpse else float("inf"),
+                                  False))
 
     def _read_off_board(self, options: list, logp: np.ndarray, thrown: DiceReading | None = None,
                         other: DiceReading | None = None) -> UnseenTurn:

@@ -423,6 +423,27 @@ class DemoSession:
             raise
         return f"entered {self.plays[-1]['play']}"
 
+    def _act_amend_roll(self, params, author):
+        # a roll recorded wrong earlier in this game: the play stays, and must be legal for it
+        game, turn, player = params["game"], params["turn"], params["player"]
+        k = next((k for k, p in enumerate(self.plays) if (p["game"], p["turn"], p["player"]) == (game, turn, player)),
+                 None)
+        before = next((snap[0] for snap in self.history if snap[5] == k), None)
+        if k is None or before is None:
+            raise ActionRejected(f"game {game}, turn {turn}: no play of player {player} in this game to amend")
+        entry, (d1, d2) = self.plays[k], params["dice"]
+        try:
+            verdict = before.check(d1, d2, before.apply(entry["play"]) if entry["play"] else before)
+        except EngineError as exc:
+            raise ActionRejected(str(exc)) from None
+        if not verdict.legal:
+            raise ActionRejected(f"game {game}, turn {turn}: {entry['play'] or 'no play'} is not a legal play of "
+                                 f"{d1}-{d2} ({verdict.detail})")
+        was, entry["dice"], entry["amended_by"] = entry["dice"], sorted((d1, d2), reverse=True), author
+        self._publish({"type": "amended", "game": game, "turn": turn, "player": player, "dice": entry["dice"],
+                       "was": was, "author": author})
+        return f"game {game}, turn {turn}: the roll is now {entry['dice'][0]}-{entry['dice'][1]} (was {was[0]}-{was[1]})"
+
     def _act_set_profile(self, params, author):
         self.profile = params["profile"]
         self._publish({"type": "profile", "profile": self.profile, "author": author})

@@ -1280,6 +1280,39 @@ def test_a_roll_read_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path
     assert (note["dice"], note["foul_if_read"]) == ([6, 2], True) and note["probability"] > 0.5
 
 
+@pytest.mark.parametrize("fours, told", [(0.6, True), (0.95, False)])
+def test_a_roll_the_board_tells_no_apart_from_another_is_a_doubt_when_the_dice_were_barely_seen(tmp_path, fours,
+                                                                                                  told):
+    """Dark's dice are read 4 or 3 and 1 or 2, and dark plays 13/8: a 4-1's play and a 3-2's
+    alike (13/9/8, 13/10/8). Read 0.6 a face, only glimpsed, the turn is read off the board and
+    recorded with the roll the glimpse makes likelier, 4-1; the 3-2 given 29% of their chance,
+    the official is told that turn's roll is a guess (and may amend it). Read 0.95 a face, the
+    dice choose: no doubt."""
+    rng = np.random.default_rng(31)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/8").swapped()
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+
+    def dark_dice(position):
+        obs = look(position, (4, 1), "left")
+        obs.dice[0]["faces"] = honest(np.array([0.0, 0.0, 1 - fours, fours, 0.0, 0.0]))
+        obs.dice[1]["faces"] = honest(np.array([fours, 1 - fours, 0.0, 0.0, 0.0, 0.0]))
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        dark_dice(light_opened), dark_dice(dark_played), look(dark_played), look(dark_played, (5, 2))])
+    assert all(r.accepted for r in referee.rulings)
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([4, 1], "13/8")
+    doubts = Doubts(referee)
+    for event in events:
+        doubts.hear(event)
+    assert [(d["what"], d["foul_if_read"], d["turn"]) for d in doubts.told] == ([(
+        "the throw was glimpsed; the board fits 3-2 as well as the 4-1 recorded (71% likely)", False, 1)]
+        if told else [])
+
+
 @pytest.mark.parametrize("other, clear, shared, dark_play, roll", [
     # vid 7416: the 5 of a 5-1 read 1 at 0.996, then at 0.93 with the 5 at 0.06 (1-1 at 0.94: held)
     ((0.95, 0.002, 0.04, 0.002, 0.004, 0.002), (0.996, 0.001, 0.001, 0.001, 0.0005, 0.0005),

@@ -247,6 +247,15 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     answer = client.post("/api/referee/correct", json={"play": "24/23"}, headers=bearer())
     assert answer.status_code in (409, 422)
     assert feed.state()["plays"] == state["plays"] and feed.state()["board"] == state["board"]
+    # a roll amended: the play must be legal for it, and only the roll changes
+    first = feed.state()["plays"][0]
+    bad = client.post("/api/referee/amend_roll", json={**{k: first[k] for k in ("game", "turn", "player")},
+                                                       "dice": [1, 1] if first["dice"] != [1, 1] else [2, 2]},
+                      headers=bearer())
+    assert bad.status_code == 409 and "is not a legal play of" in bad.get_json()["error"]
+    assert client.post("/api/referee/amend_roll", json={"game": 1, "turn": 99, "player": 1, "dice": [3, 1]},
+                       headers=bearer()).status_code == 409
+    assert feed.state()["plays"][0] == first
     for action, body in [("set_profile", {"profile": "money"}), ("set_match_length", {"match_length": 11}),
                          ("set_players", {"player1": "Ann", "player2": "Bo"}), ("new_game", {}),
                          ("calibrate", {"corners": [[1, 2], [3, 4], [5, 6], [7, 8]]}),
@@ -257,8 +266,8 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     assert state["variant"] == "long" and state["match_length"] == 5 and state["players"]["1"] == "Ann"
     assert state["profile"] == "money" and state["pips"] == {"1": 360, "2": 360}
     assert feed.corners == [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]
-    assert set(ACTIONS) == {"acknowledge", "undo", "correct", "enter_play", "set_profile", "set_players",
-                            "set_match_length", "new_game", "new_match", "set_mode", "calibrate"}
+    assert set(ACTIONS) == {"acknowledge", "undo", "correct", "enter_play", "amend_roll", "set_profile",
+                            "set_players", "set_match_length", "new_game", "new_match", "set_mode", "calibrate"}
 
 
 def test_handler_rejection_status_passes_through(feed):
