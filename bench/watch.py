@@ -52,15 +52,18 @@ from gammoncam.watch import DICE_DOUBT  # noqa: E402
 from vision.conditions import CONDITIONS, apply  # noqa: E402
 
 
-def turns_as_positions(actions, variant, start=None, befores: list | None = None) -> list[tuple]:
+def turns_as_positions(actions, variant, start=None, befores: list | None = None,
+                       numbers: list | None = None) -> list[tuple]:
     """(side, dice, position after) for each play, and (side, kind) for each cube action; from
     ``start`` (a record begun in progress) when given. ``befores`` gets (side, position before)
-    for each turn."""
+    for each turn, ``numbers`` its number in the transcript."""
     out = []
     pos = start.position if start is not None else Position.start(variant)
     for a in actions:
         if befores is not None and a.kind in ("play", "double", "take", "drop", "beaver"):
             befores.append((a.side, pos))
+        if numbers is not None and a.kind in ("play", "double", "take", "drop", "beaver"):
+            numbers.append(a.number)
         if a.kind == "play":
             if a.play is None:
                 break  # a throw never played ends what the video can show
@@ -231,7 +234,9 @@ def main() -> int:
     rerolls = [(e["t"], e.get("player")) for e in events if e["type"] == "call" and e["kind"] == "reroll"]
     befores: list = []
     want = turns_as_positions(source.games[args.game - 1].actions, source.variant, befores=befores)
-    got = turns_as_positions(seen.games[0].actions, source.variant, seen.games[0].start) if seen.games else []
+    numbers: list = []  # the record's number of each turn it has (its first game's)
+    got = (turns_as_positions(seen.games[0].actions, source.variant, seen.games[0].start, numbers=numbers)
+           if seen.games else [])
     left_out = called_doubles(source, args.game)
     kept = [k for k in range(len(want[:args.turns] if args.turns else want)) if k not in left_out]
     shown, befores = [want[k] for k in kept], [befores[k] for k in kept]
@@ -249,7 +254,8 @@ def main() -> int:
             break  # a game set up anew, or joined where the source never stood
         got = got[:k] + [None] * (k - len(got)) + again
     right = sum(a == b for a, b in zip(got, shown))
-    wrong = [turn_wrong(i, a, b) for i, (a, b) in enumerate(zip(got, shown)) if a != b]
+    wrong = [{**turn_wrong(i, a, b), "turn": numbers[i] if i < len(numbers) else None}
+             for i, (a, b) in enumerate(zip(got, shown)) if a != b]
     first_wrong = next((i for i, (a, b) in enumerate(zip(got, shown)) if a != b), None)
     # A call rejects an event (an illegal double is not recorded), which shifts the turns after
     # it: the source's turns found in the record in order tell how much of the game was seen.
