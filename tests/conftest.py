@@ -39,3 +39,21 @@ def scratch_data_home(tmp_path_factory):
         os.environ.pop("XDG_DATA_HOME", None)
     else:
         os.environ["XDG_DATA_HOME"] = old
+
+
+@pytest.fixture(scope="session")
+def dark_turn():
+    """``dark_turn(referee, dice, play)``: in a new game of ``referee``'s, light opens 3-1 (8/5
+    6/5), dark throws ``dice`` and plays ``play``, and light throws 5-2, so dark's turn is over
+    (one an official may amend); the referee's verdict on dark's play."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    def play(referee, dice, dark_play: str):
+        for event in (NewGame(), OpeningThrow(3, 1)):
+            referee.submit(event)
+        referee.submit(Played(referee.state.position.apply("8/5 6/5")))
+        referee.submit(Throw(*dice))
+        ruling = referee.submit(Played(referee.state.position.apply(dark_play)))
+        referee.submit(Throw(5, 2))
+        return ruling
+    return play

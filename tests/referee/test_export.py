@@ -62,22 +62,11 @@ def test_export_refuses_what_is_not_a_log_in_one_line(tmp_path, capsys):
     assert "cannot write" in capsys.readouterr().err
 
 
-def _logged_game(log: Path) -> None:
-    """Light opens 3-1 (8/5 6/5); dark's 13/8 is recorded as a 4-1 (a 3-2's play too)."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
-
-    with Referee.open(log, profile("tournament", match_length=3)) as ref:
-        for event in (NewGame(), OpeningThrow(3, 1)):
-            ref.submit(event)
-        ref.submit(Played(ref.state.position.apply("8/5 6/5")))
-        ref.submit(Throw(4, 1))
-        ref.submit(Played(ref.state.position.apply("13/8")))
-        ref.submit(Throw(5, 2))  # dark's turn is over
-
-
-def test_a_roll_amended_after_the_watch_is_exported_amended_and_logged(tmp_path, capsys):
+def test_a_roll_amended_after_the_watch_is_exported_amended_and_logged(tmp_path, capsys, dark_turn):
+    """Dark's 13/8 was recorded as a 4-1 (a 3-2's play too: 13/10/8)."""
     log = tmp_path / "log.sqlite"
-    _logged_game(log)
+    with Referee.open(log, profile("tournament", match_length=3)) as ref:
+        dark_turn(ref, (4, 1), "13/8")
     assert main(["amend", str(log), "--game", "1", "--turn", "1", "--player", "2", "--dice", "3-2",
                  "--by", "Chief TD"]) == 0
     assert capsys.readouterr().out == "game 1, turn 1, player 2: 3-2 (was 4-1), amended by Chief TD\n"
@@ -91,9 +80,10 @@ def test_a_roll_amended_after_the_watch_is_exported_amended_and_logged(tmp_path,
     assert lines[3]["seq"] == 4  # the note names the event by the number the export gives it
 
 
-def test_an_amendment_refused_is_one_line_and_changes_nothing(tmp_path, capsys):
+def test_an_amendment_refused_is_one_line_and_changes_nothing(tmp_path, capsys, dark_turn):
     log = tmp_path / "log.sqlite"
-    _logged_game(log)
+    with Referee.open(log, profile("tournament", match_length=3)) as ref:
+        dark_turn(ref, (4, 1), "13/8")
     for dice, why in (("6-4", "13/8 is not a legal play of 6-4"), ("64x", "--dice must be two dice")):
         assert main(["amend", str(log), "--game", "1", "--turn", "1", "--player", "2", "--dice", dice]) == 2
         err = capsys.readouterr().err.strip().splitlines()
@@ -105,11 +95,12 @@ def test_an_amendment_refused_is_one_line_and_changes_nothing(tmp_path, capsys):
         assert ref.notes == [] and ref.record == ref.events
 
 
-def test_a_log_whose_amendment_names_no_roll_is_refused_in_one_line(tmp_path, capsys):
+def test_a_log_whose_amendment_names_no_roll_is_refused_in_one_line(tmp_path, capsys, dark_turn):
     import sqlite3
 
     log = tmp_path / "log.sqlite"
-    _logged_game(log)
+    with Referee.open(log, profile("tournament", match_length=3)) as ref:
+        dark_turn(ref, (4, 1), "13/8")
     with sqlite3.connect(log) as db:  # a note written by hand, naming an event that is no throw
         db.execute("CREATE TABLE IF NOT EXISTS notes(id INTEGER PRIMARY KEY, note TEXT NOT NULL)")
         db.execute("INSERT INTO notes(note) VALUES (?)", (json.dumps(
@@ -119,19 +110,12 @@ def test_a_log_whose_amendment_names_no_roll_is_refused_in_one_line(tmp_path, ca
     assert len(err) == 1 and "a note cannot be read" in err[0], err
 
 
-def test_a_call_on_a_roll_misread_is_withdrawn_by_the_amendment(tmp_path, capsys):
+def test_a_call_on_a_roll_misread_is_withdrawn_by_the_amendment(tmp_path, capsys, dark_turn):
     """Dark's 4-3 read 6-3, 13/9 13/10 called and left standing (a watch judges as `condone`):
     amended to 4-3 after the watch, the call is withdrawn and the transcript writes the 4-3."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
-
     log = tmp_path / "log.sqlite"
     with Referee.open(log, profile("tournament", match_length=3, condone=True)) as ref:
-        for event in (NewGame(), OpeningThrow(3, 1)):
-            ref.submit(event)
-        ref.submit(Played(ref.state.position.apply("8/5 6/5")))
-        ref.submit(Throw(6, 3))
-        assert not ref.submit(Played(ref.state.position.apply("13/9 13/10"))).accepted
-        ref.submit(Throw(5, 2))
+        assert not dark_turn(ref, (6, 3), "13/9 13/10").accepted
     assert main(["amend", str(log), "--game", "1", "--turn", "1", "--player", "2", "--dice", "4 3"]) == 0
     assert capsys.readouterr().out == ("game 1, turn 1, player 2: 4-3 (was 6-3), amended by referee; "
                                        "the call on event 5 withdrawn\n")

@@ -567,6 +567,21 @@ def _tracked(tmp_path, looks, variant="backgammon", preset="money", joined_at=No
     return events, referee
 
 
+def _dark_turn_tracked(tmp_path, seed: int, dice: tuple, dark_play: str, read) -> tuple[list, object]:
+    """The events and referee of a tracker that sees light open 3-1 (8/5 6/5), dark throw
+    ``dice`` and play ``dark_play`` (two looks at dark's dice, each as ``read(obs)`` leaves it),
+    and light throw 5-2."""
+    rng = np.random.default_rng(seed)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply(dark_play).swapped()
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    return _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        read(look(light_opened, dice, "left")), read(look(dark_played, dice, "left")), look(dark_played),
+        look(dark_played, (5, 2))])
+
+
 def _two_turns(seed: int) -> tuple:
     """A ``look`` (:func:`_look` on a noise generator seeded ``seed``), the looks at a game's
     first two turns, light's 3-1 (8/5 6/5) and dark's 6-4 (24/18 13/9), each thrown, played and
@@ -1288,21 +1303,12 @@ def test_a_roll_the_board_tells_no_apart_from_another_is_a_doubt_when_the_dice_w
     recorded with the roll the glimpse makes likelier, 4-1; the 3-2 given 29% of their chance,
     the official is told that turn's roll is a guess (and may amend it). Read 0.95 a face, the
     dice choose: no doubt."""
-    rng = np.random.default_rng(31)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    dark_played = light_opened.swapped().apply("13/8").swapped()
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-
-    def dark_dice(position):
-        obs = look(position, (4, 1), "left")
+    def read(obs):
         obs.dice[0]["faces"] = honest(np.array([0.0, 0.0, 1 - fours, fours, 0.0, 0.0]))
         obs.dice[1]["faces"] = honest(np.array([fours, 1 - fours, 0.0, 0.0, 0.0, 0.0]))
         return obs
 
-    events, referee = _tracked(tmp_path, [
-        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
-        dark_dice(light_opened), dark_dice(dark_played), look(dark_played), look(dark_played, (5, 2))])
+    events, referee = _dark_turn_tracked(tmp_path, 31, (4, 1), "13/8", read)
     assert all(r.accepted for r in referee.rulings)
     assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([4, 1], "13/8")
     doubts = Doubts(referee)
@@ -1362,23 +1368,14 @@ def test_a_small_die_read_surely_wrong_is_a_misread_not_a_foul(tmp_path, six, px
     (readings.LEGIBLE_PX): the official is warned once, the throw waits for its play, recorded as
     the 4-3 it explains, with a note, and no call. Read from enough pixels, it is a foul, called
     (RULES 3.1: the numbers thrown are the ones played)."""
-    rng = np.random.default_rng(29)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    dark_played = light_opened.swapped().apply("13/9 13/10").swapped()
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-
-    def dark_dice(position):
-        obs = look(position, (4, 3), "left")
+    def read(obs):
         obs.dice[1]["faces"] = honest(np.array(six))
         if px is not None:
             for die in obs.dice:
                 die["px"] = px
         return obs
 
-    events, referee = _tracked(tmp_path, [
-        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
-        dark_dice(light_opened), dark_dice(dark_played), look(dark_played), look(dark_played, (5, 2))])
+    events, referee = _dark_turn_tracked(tmp_path, 29, (4, 3), "13/9 13/10", read)
     calls = [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)]
     assert calls == ([("no_such_play", 2)] if called else [])
     warnings = [e["text"] for e in events if e["type"] == "warning"]

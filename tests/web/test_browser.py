@@ -216,23 +216,17 @@ def test_a_watched_game_greys_out_the_actions_it_does_not_take(server, page, fee
     assert page.locator("form[data-action=set_players] button").is_enabled()
 
 
-def test_a_roll_is_amended_from_the_referee_page_of_a_watched_game(server, page, feed, tmp_path):
+def test_a_roll_is_amended_from_the_referee_page_of_a_watched_game(server, page, feed, tmp_path, dark_turn):
     """The official amends a roll the watch recorded wrong through the page's form (the watched
     game's other play actions greyed out): the page says what changed and lists the play with
     the roll amended; a roll its play does not fit is refused with the reason."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.watch import WatchDesk
 
     with Referee.open(tmp_path / "log.sqlite", profile("money")) as referee:
         desk = WatchDesk(referee, feed)  # the page's actions now go to the watched session
-        for event in (NewGame(), OpeningThrow(3, 1)):
-            referee.submit(event)
-        referee.submit(Played(referee.state.position.apply("8/5 6/5")))
-        referee.submit(Throw(4, 1))
-        referee.submit(Played(referee.state.position.apply("13/8")))
-        referee.submit(Throw(5, 2))  # dark's turn is over
+        dark_turn(referee, (4, 1), "13/8")
         page.goto(server.url + "/referee")
         page.wait_for_selector("#conn >> text=live")
         desk.hear({"t": 9.0, "frame": 135, "type": "play", "player": 2, "dice": [4, 1], "accepted": True,

@@ -152,20 +152,15 @@ def test_the_page_names_the_watched_position_by_its_ids(desk):
     assert client.get("/api/ids").get_json()["gnubg"] == ids["gnubg"] == "4HPwATDgc/ABMA:MIFmAAAAAAAE"
 
 
-def test_a_roll_recorded_wrong_is_amended_on_the_page_and_its_play_stands(desk, tmp_path):
+def test_a_roll_recorded_wrong_is_amended_on_the_page_and_its_play_stands(desk, tmp_path, dark_turn):
     """Dark's 13/8 was recorded as a 4-1 (13/9/8); the official saw a 3-2 thrown (13/10/8, the
     same play) and amends it: the page's plays and the transcript say 3-2, the log keeps the
     events as seen and the amendment with its author. A roll the play does not fit is refused."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
+    from engine.match import Throw
 
     desk, client, _ = desk
     referee = desk.referee
-    for event in (NewGame(), OpeningThrow(3, 1)):
-        referee.submit(event)
-    referee.submit(Played(referee.state.position.apply("8/5 6/5")))
-    referee.submit(Throw(4, 1))
-    referee.submit(Played(referee.state.position.apply("13/8")))
-    referee.submit(Throw(5, 2))  # dark's turn is over
+    dark_turn(referee, (4, 1), "13/8")
     desk.hear({"t": 9.0, "frame": 135, "type": "play", "player": 2, "dice": [4, 1], "accepted": True, "play": "13/8"})
     foul = act(client, "amend_roll", game=1, turn=1, player=2, dice=[6, 4])
     assert foul.status_code == 409 and "13/8 is not a legal play of 6-4" in foul.get_json()["error"]
@@ -184,24 +179,17 @@ def test_a_roll_recorded_wrong_is_amended_on_the_page_and_its_play_stands(desk, 
         assert "32: 13/8" in transcript_text(again)
 
 
-def test_a_call_made_on_a_roll_misread_is_overruled_by_amending_the_roll(tmp_path):
+def test_a_call_made_on_a_roll_misread_is_overruled_by_amending_the_roll(tmp_path, dark_turn):
     """Dark's 4-3 was read 6-3 and 13/9 13/10 called (RULES 3.1); the players went on (the watch
     judges as `condone`). The official, who saw the 4-3, amends the roll: the call is overruled on
     the page, its light goes out, the transcript shows 43: 13/10 13/9, the log keeps the call."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
-
     referee = Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=3, condone=True))
     feed, box = LiveFeed(empty_state()), Box()
     desk = WatchDesk(referee, feed, box)
     client = create_app(feed, token=TOKEN).test_client()
-    for event in (NewGame(), OpeningThrow(3, 1)):
-        referee.submit(event)
-    referee.submit(Played(referee.state.position.apply("8/5 6/5")))
-    referee.submit(Throw(6, 3))
-    assert not referee.submit(Played(referee.state.position.apply("13/9 13/10"))).accepted
+    assert not dark_turn(referee, (6, 3), "13/9 13/10").accepted
     desk.hear({**CALL, "text": "13/10 13/9 is not a play of 6-3", "seq": 5, "turn": 1})
     assert box.lit == ["ILLEGAL_PLAY"]
-    referee.submit(Throw(5, 2))  # light threw: dark's turn is over
     answer = act(client, "amend_roll", game=1, turn=1, player=2, dice=[4, 3])
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["message"] == "game 1, turn 1: the roll is now 4-3 (was 6-3); call 1 overruled"
