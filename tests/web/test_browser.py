@@ -286,22 +286,31 @@ def test_the_referee_page_lists_the_doubts_that_could_hide_a_foul_first(server, 
                "dice": [6, 3], "foul_if_read": True, "probability": 0.93, "px": 26},
               {"t": 120.0, "game": 2, "type": "unclear", "player": 1, "turn": 9,
                "what": "the play fits 5-4, a roll the dice were read less likely to show than 5-3",
-               "dice": [5, 3], "foul_if_read": False, "probability": 0.6, "px": 31}]
-    feed.publish({"type": "unclear", **doubts[3]}, {**empty_state(), "doubts": doubts})
+               "dice": [5, 3], "foul_if_read": False, "probability": 0.6, "px": 31},
+              {"t": 130.0, "game": 2, "type": "unclear", "player": 2, "turn": 9,
+               "what": "the throw was glimpsed; the board fits 1-1 as well as the 3-1 recorded (50% likely)",
+               "dice": [3, 1], "foul_if_read": False, "probability": 0.17, "px": 25}]
+    plays = [{"game": 2, "turn": 9, "player": 1, "dice": [5, 4], "play": "13/8 13/9"},
+             {"game": 2, "turn": 9, "player": 2, "dice": [3, 1], "play": "24/23 24/21"}]
+    feed.publish({"type": "unclear", **doubts[4]}, {**empty_state(), "doubts": doubts, "plays": plays})
     page.wait_for_selector("#doubts-card:not([hidden])")
     assert page.locator("#doubts li").all_inner_texts() == [
         "Could hide a foul: game 2, at 1:37, Player 2: the play is a 4-3's, the dice were read 6-3: one die misread, "
         "or a foul (read 6-3 at 0.93, dice 26 px)",
         "Could hide a foul: game 1, at 0:41, Player 1: the play fits 6-2, a roll the dice were read less likely to "
         "show than 6-1 (read 6-1 at 0.55, dice 24 px)",
+        "game 2, turn 9, at 2:10, Player 2: the throw was glimpsed; the board fits 1-1 as well as the 3-1 recorded "
+        "(50% likely) amend roll…",
         "game 2, turn 9, at 2:00, Player 1: the play fits 5-4, a roll the dice were read less likely to show than 5-3 "
         "amend roll…",
         "game 1, at 1:00, Player 2: the dice were picked up with nothing played"]
     # a doubt's turn fills the form that amends its roll; its play fits the roll read, so that is offered
-    page.click("#doubts li:nth-child(3) button.amend-doubt")
+    page.click("#doubts li:nth-child(4) button.amend-doubt")
     form = "form[data-action=amend_roll]"
-    assert [page.input_value(f"{form} [name={name}]") for name in ("game", "turn", "player", "dice")] == [
-        "2", "9", "1", "5-3"]
+    fields = lambda: [page.input_value(f"{form} [name={name}]") for name in ("game", "turn", "player", "dice")]
+    assert fields() == ["2", "9", "1", "5-3"]
+    page.click("#doubts li:nth-child(3) button.amend-doubt")  # the roll read is the one recorded: none offered
+    assert fields() == ["2", "9", "2", ""]
 
 
 def test_overlay_background_is_transparent(server, browser, demo):

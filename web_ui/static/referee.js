@@ -48,12 +48,16 @@
   }
 
   function fillAmend(d) {
-    // a doubt's turn into the amend form; the dice read are offered where its play fits them
+    // a doubt's turn into the amend form; the dice read are offered where its play fits them and
+    // the record has another roll
     const form = document.querySelector("form[data-action=amend_roll]");
+    const recorded = ((GC.lastState && GC.lastState.plays) || []).find(
+      (p) => p.game === d.game && p.turn === d.turn && p.player === d.player);
+    const offered = d.dice && d.foul_if_read === false && !(recorded && recorded.dice.join() === d.dice.join());
     form.elements.game.value = d.game;
     form.elements.turn.value = d.turn;
     form.elements.player.value = String(d.player);
-    form.elements.dice.value = d.dice && d.foul_if_read === false ? d.dice.join("-") : "";
+    form.elements.dice.value = offered ? d.dice.join("-") : "";
     form.elements.dice.focus();
   }
 
