@@ -85,7 +85,8 @@ def turn_wrong(k: int, seen, source) -> dict:
     def what(turn):
         return None if turn is None else list(turn[1]) if isinstance(turn[1], tuple) else turn[1]
 
-    roll_only = seen is not None and isinstance(seen[1], tuple) and isinstance(source[1], tuple) and seen[2] == source[2]
+    roll_only = (seen is not None and isinstance(seen[1], tuple) and isinstance(source[1], tuple)
+                 and seen[2] == source[2])
     return {"k": k, "side": source[0], "seen": what(seen), "source": what(source), "roll_only": roll_only}
 
 

@@ -1131,7 +1131,8 @@ class Tracker:
         if len(rolls) < 2 or share >= ROLL_TOLD:
             return
         others = sorted((tuple(r) for r in rolls if tuple(r) != tuple(roll)), key=lambda r: -chance[r])
-        others = ", ".join(f"{a}-{b}" for a, b in others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+        others = ", ".join(f"{a}-{b}" for a, b in others[:3]) + more
         how = "glimpsed" if glimpse is not None else "not seen"
         self.note("unclear", what=f"the throw was {how}; the board fits {others} as well as the "
                   f"{roll[0]}-{roll[1]} recorded ({share:.0%} likely)", player=side + 1,

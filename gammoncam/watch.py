@@ -328,12 +328,12 @@ class Doubts:
                  "game": self.referee.state.game}
         # the same moment told again: its dice may be looked at anew, so they do not tell it apart
         moment = ({k: v for k, v in doubt.items() if k != "t"}, len(self.referee.events))
-        doubt.update({k: event[k] for k in DICE_DOUBT if k in event})
-        if "foul_if_read" in doubt and doubt.get("player"):  # told once the throw is recorded: its turn
-            doubt["turn"] = players_turn(self.referee, doubt["player"])
         if moment == self._last:
             return
         self._last = moment
+        doubt.update({k: event[k] for k in DICE_DOUBT if k in event})
+        if "foul_if_read" in doubt and doubt.get("player"):  # told once the throw is recorded: its turn
+            doubt["turn"] = players_turn(self.referee, doubt["player"])
         self.told.append(doubt)
         self.referee.note(doubt)
 
@@ -515,7 +515,8 @@ class WatchDesk:
                     self._publish(resolved)
                 calls = f"; call {', '.join(str(r['call_id']) for r in overruled)} overruled" if overruled else ""
                 now, was = "-".join(map(str, note["dice"])), "-".join(map(str, note["was"]))
-                return {"message": f"game {note['game']}, turn {note['turn']}: the roll is now {now} (was {was}){calls}"}
+                where = f"game {note['game']}, turn {note['turn']}"
+                return {"message": f"{where}: the roll is now {now} (was {was}){calls}"}
             else:  # calibrate
                 if self.watcher is None:
                     raise ActionRejected("no camera frame yet to read the board with these corners")

@@ -442,7 +442,8 @@ class DemoSession:
         was, entry["dice"], entry["amended_by"] = entry["dice"], sorted((d1, d2), reverse=True), author
         self._publish({"type": "amended", "game": game, "turn": turn, "player": player, "dice": entry["dice"],
                        "was": was, "author": author})
-        return f"game {game}, turn {turn}: the roll is now {entry['dice'][0]}-{entry['dice'][1]} (was {was[0]}-{was[1]})"
+        now = "-".join(map(str, entry["dice"]))
+        return f"game {game}, turn {turn}: the roll is now {now} (was {was[0]}-{was[1]})"
 
     def _act_set_profile(self, params, author):
         self.profile = params["profile"]
