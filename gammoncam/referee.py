@@ -213,6 +213,8 @@ class Referee:
         events = list(self.events)
         for note in self.notes:
             if note.get("type") == "amended":
+                if not 1 <= note["seq"] <= len(events):
+                    raise IndexError(f"an amendment names event {note['seq']}, not one of the log's")
                 events[note["seq"] - 1] = with_roll(events[note["seq"] - 1], note["dice"], note["player"])
         return events
 

@@ -101,13 +101,19 @@ def test_a_log_whose_amendment_names_no_roll_is_refused_in_one_line(tmp_path, ca
     log = tmp_path / "log.sqlite"
     with Referee.open(log, profile("tournament", match_length=3)) as ref:
         dark_turn(ref, (4, 1), "13/8")
-    with sqlite3.connect(log) as db:  # a note written by hand, naming an event that is no throw
+    with sqlite3.connect(log) as db:  # notes written by hand: one naming an event that is no throw, one none
         db.execute("CREATE TABLE IF NOT EXISTS notes(id INTEGER PRIMARY KEY, note TEXT NOT NULL)")
         db.execute("INSERT INTO notes(note) VALUES (?)", (json.dumps(
             {"after": 6, "type": "amended", "seq": 3, "game": 1, "turn": 1, "player": 2, "dice": [3, 2]}),))
     assert main(["export", str(log)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "a note cannot be read" in err[0], err
+    with sqlite3.connect(log) as db:
+        db.execute("UPDATE notes SET note = ?", (json.dumps(
+            {"after": 6, "type": "amended", "seq": 0, "game": 1, "turn": 1, "player": 2, "dice": [3, 2]}),))
+    assert main(["export", str(log)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "names event 0" in err[0], err
 
 
 def test_a_call_on_a_roll_misread_is_withdrawn_by_the_amendment(tmp_path, capsys, dark_turn):
