@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engine.errors import EngineError
 from engine.match import GameStart, InvalidEventError
@@ -415,14 +416,24 @@ class AmendmentError(EngineError):
     """An official's amendment that the record cannot take (:func:`amend_roll`)."""
 
 
-def amend_roll(profile, events, game: int, turn: int, player: int, dice) -> tuple[list, int, tuple]:
+class Amendment(NamedTuple):
+    """What :func:`amend_roll` makes of a session's events."""
+
+    events: list  # the events with the roll amended
+    index: int  # the event whose roll was amended
+    withdrawn: tuple  # the events whose calls fall with the roll misread
+    called: tuple  # (event, ruling): the play an official recorded as a foul the watch missed
+
+
+def amend_roll(profile, events, game: int, turn: int, player: int, dice, foul: bool = False) -> Amendment:
     """``events`` with the roll of ``player``'s turn ``turn`` in game ``game`` (numbered as
-    :func:`session_transcript` numbers them) made ``dice``, the index of the event changed, and
-    the indices of the events whose calls the roll withdraws: an official's word on a roll the
+    :func:`session_transcript` numbers them) made ``dice``: an official's word on a roll the
     record got wrong (a die misread whose play fits either roll, a dance recorded with another
     roll that leaves no play, a play called on dice misread). Only the roll changes: every
-    position and the score must stand as recorded, and no call may come of it, or
-    :class:`AmendmentError` says why (a play not legal for the roll given is a foul: RULES 7.2).
+    position and the score must stand as recorded, or :class:`AmendmentError` says why. No call
+    may come of it unless ``foul``: the official saw that roll thrown and the play it recorded is
+    a foul for it (RULES 7.2), one the watch took for another roll's legal play; that play is then
+    called (``called``) and the game goes on from the board as it stood, as a watch judges.
     A turn still being played is not amended: its play may still change.
 
     >>> from engine.match import NewGame, OpeningThrow, Played, Throw
@@ -432,13 +443,15 @@ def amend_roll(profile, events, game: int, turn: int, player: int, dice) -> tupl
     >>> events = [NewGame(), OpeningThrow(3, 1), Played(opened), Throw(6, 3),   # a 4-3 read 6-3
     ...           Played(opened.swapped().apply("13/9 13/10")), Throw(5, 2)]
     >>> watched = profile("money", condone=True)  # as a watch judges: the call stood, play went on
-    >>> amended, index, withdrawn = amend_roll(watched, events, 1, 1, 2, (4, 3))
-    >>> amended[index], withdrawn   # the play's call (event 4) is withdrawn
+    >>> fixed = amend_roll(watched, events, 1, 1, 2, (4, 3))
+    >>> fixed.events[fixed.index], fixed.withdrawn   # the play's call (event 4) is withdrawn
     (Throw(die1=4, die2=3, valid=True), (4,))
-    >>> amend_roll(watched, amended, 1, 1, 2, (5, 4))
+    >>> amend_roll(watched, fixed.events, 1, 1, 2, (5, 4))
     Traceback (most recent call last):
     ...
-    engine.transcript.AmendmentError: game 1, turn 1: 13/10 13/9 is not a legal play of 5-4 (...)
+    engine.transcript.AmendmentError: game 1, turn 1: 13/10 13/9 is not a legal play of 5-4 (...); if the ...
+    >>> [(k, ruling.reason) for k, ruling in amend_roll(watched, fixed.events, 1, 1, 2, (5, 4), foul=True).called]
+    [(4, 'no_such_play')]
     """
     from engine.match import MatchState, OpeningThrow, Played, _dice
 
@@ -463,28 +476,37 @@ def amend_roll(profile, events, game: int, turn: int, player: int, dice) -> tupl
         raise AmendmentError(f"{where}: an opening roll is never a double (RULES 2.1)")
     new = with_roll(events[action.event], (d1, d2), player)
     amended = [*events[:action.event], new, *events[action.event + 1:]]
+    # the turn's play: the one event a foul the official saw may be called on
+    play = next((k for k in range(action.event + 1, len(events)) if isinstance(events[k], Played)), None)
 
     def standing(state):  # what a roll must leave as it was: the call awaiting correction aside
         return dataclasses.replace(state, dice=None, pending=None)
 
-    was, now, withdrawn = MatchState.new(profile), MatchState.new(profile), []
+    was, now, withdrawn, called, foul_ruling = MatchState.new(profile), MatchState.new(profile), [], [], None
     for index, (before, after) in enumerate(zip(events, amended)):
         was, ruling_was = was.apply(before)
         try:
             now, ruling_now = now.apply(after)
         except InvalidEventError as exc:
             raise AmendmentError(f"{where}: the record does not stand with {d1}-{d2}: {exc}") from None
+        if index == play:
+            foul_ruling = ruling_now
         if not ruling_now.accepted and (ruling_was.accepted or ruling_now.reason != ruling_was.reason):
-            what = "the record"
-            if isinstance(after, Played):
+            if not isinstance(after, Played):  # a later event the board as it stood no longer takes
+                raise AmendmentError(f"{where}: the record does not stand with {d1}-{d2} ({ruling_now.text})")
+            if not (foul and index == play):
                 what = _written_play(now.before, now.position) or "the dance recorded (no play)"
-            raise AmendmentError(f"{where}: {what} is not a legal play of {d1}-{d2} ({ruling_now.text})")
+                seen = "; if the official saw it played so, amend it as a foul" if index == play else ""
+                raise AmendmentError(f"{where}: {what} is not a legal play of {d1}-{d2} ({ruling_now.text}){seen}")
+            called.append((index, ruling_now))
         if standing(was) != standing(now):
             raise AmendmentError(f"{where}: the record does not stand with {d1}-{d2} "
                                  f"(a roll that leaves a play where the record has none, or none where it has one)")
         if ruling_now.accepted and not ruling_was.accepted:
             withdrawn.append(index)
-    return amended, action.event, tuple(withdrawn)
+    if foul and (foul_ruling is None or foul_ruling.accepted):
+        raise AmendmentError(f"{where}: the play recorded is legal for {d1}-{d2}: no foul to record")
+    return Amendment(amended, action.event, tuple(withdrawn), tuple(called))
 
 
 def with_roll(event, dice, player: int):

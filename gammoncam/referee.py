@@ -170,17 +170,20 @@ class Referee:
                 self._db.execute("INSERT INTO notes(note) VALUES (?)", (json.dumps(record),))
         self.notes.append(record)
 
-    def amend_roll(self, game: int, turn: int, player: int, dice, author: str = "referee") -> dict:
+    def amend_roll(self, game: int, turn: int, player: int, dice, author: str = "referee",
+                   foul: bool = False) -> dict:
         """An official's word on a roll the record got wrong (:func:`engine.transcript.amend_roll`:
         only the roll changes, every play stands, and a call made on the roll misread is
-        withdrawn), kept as a note (``seq``: the event amended, ``withdrawn``: those whose calls
-        are withdrawn, numbered from 1 as the log numbers them); the events and the
-        verdicts stay as logged and :attr:`record` has the roll amended.
-        :class:`engine.transcript.AmendmentError` says why one is refused.
+        withdrawn; with ``foul``, the play recorded is a foul of the roll given, one the watch
+        missed, and is called), kept as a note (``seq``: the event amended, ``withdrawn``: those
+        whose calls are withdrawn, ``called``: the play called, with its ``reason`` and ``text``,
+        numbered from 1 as the log numbers them); the events and the verdicts stay as logged and
+        :attr:`record` has the roll amended. :class:`engine.transcript.AmendmentError` says why
+        one is refused.
 
         >>> from engine.match import NewGame, OpeningThrow, Played, Throw
         >>> from engine.profiles import profile
-        >>> ref = Referee(profile("money"))
+        >>> ref = Referee(profile("money", condone=True))
         >>> for event in (NewGame(), OpeningThrow(3, 1)):
         ...     _ = ref.submit(event)
         >>> _ = ref.submit(Played(ref.state.position.apply("8/5 6/5")))
@@ -191,16 +194,20 @@ class Referee:
         [4, 1]
         >>> ref.record[3], ref.events[3]
         (Throw(die1=3, die2=2, valid=True), Throw(die1=4, die2=1, valid=True))
+        >>> [(c["seq"], c["reason"]) for c in ref.amend_roll(1, 1, 2, (6, 4), "Ana", foul=True)["called"]]
+        [(5, 'no_such_play')]
         """
         from engine.transcript import amend_roll
 
         record = self.record
-        amended, index, withdrawn = amend_roll(self.profile, record, game, turn, player, dice)
-        was, now = record[index], amended[index]
+        fixed = amend_roll(self.profile, record, game, turn, player, dice, foul=foul)
+        was, now = record[fixed.index], fixed.events[fixed.index]
         # seq: the log's numbers of the events, from 1, as `gammoncam export --format jsonl` gives them
-        note = {"type": "amended", "seq": index + 1, "game": game, "turn": turn, "player": player,
+        note = {"type": "amended", "seq": fixed.index + 1, "game": game, "turn": turn, "player": player,
                 "dice": sorted((now.die1, now.die2), reverse=True), "was": sorted((was.die1, was.die2), reverse=True),
-                "withdrawn": [k + 1 for k in withdrawn], "author": author}
+                "withdrawn": [k + 1 for k in fixed.withdrawn], "foul": foul,
+                "called": [{"seq": k + 1, "reason": r.reason, "text": r.text} for k, r in fixed.called],
+                "author": author}
         self.note(note)
         return note
 

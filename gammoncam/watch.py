@@ -425,6 +425,28 @@ class CallBook:
                 out.append({**self._close(called, "overruled"), "author": author})
         return out
 
+    def record_foul(self, note: dict) -> list[dict]:
+        """An official amended a roll as a foul the watch missed (``note``: as
+        :meth:`gammoncam.referee.Referee.amend_roll` keeps it): its play is booked as a call of
+        theirs, ``recorded``, never pending and its light dark, since the moment to put it right has
+        passed (RULES 7.2: the game went on); the calls booked.
+
+        >>> book = CallBook()
+        >>> booked = book.record_foul({"game": 1, "turn": 9, "player": 1, "author": "Chief TD",
+        ...                            "called": [{"seq": 40, "reason": "no_such_play", "text": "..."}]})
+        >>> [(c["kind"], c["turn"], c["pending"], c["resolution"], c["recorded_by"]) for c in booked]
+        [('illegal_play', 9, False, 'recorded', 'Chief TD')]
+        """
+        booked = []
+        for called in note["called"]:
+            self.calls.append({"id": len(self.calls) + 1, "kind": "illegal_play", "reason": called["reason"],
+                               "detail": called["text"], "game": note["game"], "turn": note["turn"],
+                               "player": note["player"], "pending": False, "resolution": "recorded",
+                               "recorded_by": note["author"]})
+            self._seqs[self.calls[-1]["id"]] = called["seq"]  # an amendment after may overrule it
+            booked.append(self.calls[-1])
+        return booked
+
     def _resolve(self, kind: str, resolution: str) -> dict | None:
         called = next((c for c in reversed(self.calls) if c["pending"] and c["kind"] == kind), None)
         return None if called is None else self._close(called, resolution)
@@ -443,7 +465,8 @@ class WatchDesk:
     the box goes out), switch between monitor and silent mode (RULES 7.3), name the players (the
     page and the transcripts), give the board's corners (the calibration page, which shows the
     latest frame), amend a roll the record got wrong while its play stands (a die misread, a dance
-    recorded with another roll: :meth:`gammoncam.referee.Referee.amend_roll`). Each action is kept
+    recorded with another roll, a foul taken for the misread roll's legal play:
+    :meth:`gammoncam.referee.Referee.amend_roll`). Each action is kept
     in the referee log as a note. The record follows the board, so what would rewrite its plays by
     hand (undo, correct or enter a play, a new game or match, another profile or length) is refused,
     with that said: the checkers put right on the board put the record right (a play put right to
@@ -506,14 +529,16 @@ class WatchDesk:
             elif action == "amend_roll":  # a roll the record got wrong: its plays stand (the referee keeps the note)
                 try:
                     note = self.referee.amend_roll(params["game"], params["turn"], params["player"], params["dice"],
-                                                   author)
+                                                   author, foul=params.get("foul", False))
                 except AmendmentError as exc:
                     raise ActionRejected(str(exc)) from None
-                self._publish(note)
                 overruled = self.book.overrule(note["withdrawn"], author)
+                recorded = self.book.record_foul(note)
+                self._publish(note)
                 for resolved in overruled:
                     self._publish(resolved)
                 calls = f"; call {', '.join(str(r['call_id']) for r in overruled)} overruled" if overruled else ""
+                calls += "".join(f"; call {c['id']} recorded: {c['detail']}" for c in recorded)
                 now, was = "-".join(map(str, note["dice"])), "-".join(map(str, note["was"]))
                 where = f"game {note['game']}, turn {note['turn']}"
                 return {"message": f"{where}: the roll is now {now} (was {was}){calls}"}

@@ -99,6 +99,14 @@ def _dice(name, value, form):
     return value
 
 
+def _yes(name, value, form):
+    if isinstance(value, str) and form:  # a checkbox: sent when ticked, with its value
+        value = {"yes": True, "on": True, "true": True, "no": False, "false": False}.get(value.strip().lower(), value)
+    if not isinstance(value, bool):
+        raise Invalid(f"{name} must be true or false")
+    return value
+
+
 def _corners(name, value, form):
     if isinstance(value, str) and form:
         try:
@@ -121,7 +129,7 @@ ACTIONS: dict[str, dict] = {
     "correct": {"play": (_play, True)},
     "enter_play": {"play": (_play, True), "dice": (_dice, False)},
     "amend_roll": {"game": (_int(1, 999), True), "turn": (_int(1, 999), True), "player": (_int(1, 2), True),
-                   "dice": (_dice, True)},
+                   "dice": (_dice, True), "foul": (_yes, False)},
     "set_profile": {"profile": (_enum(tuple(PROFILES)), True)},
     "set_players": {"player1": (_name, True), "player2": (_name, True)},
     "set_match_length": {"match_length": (_int(0, 64), True)},

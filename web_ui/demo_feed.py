@@ -436,14 +436,24 @@ class DemoSession:
             verdict = before.check(d1, d2, before.apply(entry["play"]) if entry["play"] else before)
         except EngineError as exc:
             raise ActionRejected(str(exc)) from None
-        if not verdict.legal:
-            raise ActionRejected(f"game {game}, turn {turn}: {entry['play'] or 'no play'} is not a legal play of "
-                                 f"{d1}-{d2} ({verdict.detail})")
+        foul, where = params.get("foul", False), f"game {game}, turn {turn}"
+        if verdict.legal and foul:
+            raise ActionRejected(f"{where}: the play recorded is legal for {d1}-{d2}: no foul to record")
+        if not verdict.legal and not foul:
+            raise ActionRejected(f"{where}: {entry['play'] or 'no play'} is not a legal play of {d1}-{d2} "
+                                 f"({verdict.detail}); if the official saw it played so, amend it as a foul")
         was, entry["dice"], entry["amended_by"] = entry["dice"], sorted((d1, d2), reverse=True), author
+        recorded = ""
+        if foul:  # a foul the official saw: booked as theirs, never pending (the game went on, RULES 7.2)
+            self.call_ids += 1
+            self.calls.append({"id": self.call_ids, "kind": "illegal_play", "reason": verdict.reason,
+                               "detail": verdict.detail, "game": game, "turn": turn, "player": player,
+                               "pending": False, "resolution": "recorded", "recorded_by": author})
+            recorded = f"; call {self.call_ids} recorded: {verdict.detail}"
         self._publish({"type": "amended", "game": game, "turn": turn, "player": player, "dice": entry["dice"],
-                       "was": was, "author": author})
+                       "was": was, "foul": foul, "author": author})
         now = "-".join(map(str, entry["dice"]))
-        return f"game {game}, turn {turn}: the roll is now {now} (was {was[0]}-{was[1]})"
+        return f"{where}: the roll is now {now} (was {was[0]}-{was[1]}){recorded}"
 
     def _act_set_profile(self, params, author):
         self.profile = params["profile"]

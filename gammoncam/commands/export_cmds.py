@@ -20,8 +20,13 @@ A roll the watch recorded wrong (a die misread whose play fits either roll, a da
 another roll that leaves no play) is amended with ``amend``, as on the referee page while the game
 is watched (:meth:`gammoncam.referee.Referee.amend_roll`): only the roll changes, every play must
 stand and no call may come of it, or it is refused in one line; a call made on the roll misread
-is withdrawn. The amendment is a note in the log (who, what it was, the calls withdrawn); the
-events and verdicts stay as seen, and the transcript ``export`` writes has the roll amended.
+is withdrawn. A foul the watch missed, because its play is legal for the roll misread, is
+recorded with ``--foul`` once an official saw the roll thrown: the play is called on the roll given
+(RULES 7.2) and the game goes on from the board as it stood. The amendment is a note in the log
+(who, what it was, the calls withdrawn or made); the events and verdicts stay as seen, and the
+transcript ``export`` writes has the roll amended.
+
+    gammoncam amend session.sqlite --game 1 --turn 9 --player 1 --dice 3-2 --foul --by "A. Official"
 """
 
 from __future__ import annotations
@@ -51,6 +56,8 @@ def register(subparsers) -> None:
     amend.add_argument("--player", type=int, choices=(1, 2), required=True, help="1: light, 2: dark")
     amend.add_argument("--dice", required=True, help="the roll thrown, e.g. 6-4")
     amend.add_argument("--by", default="referee", help="who amends it (kept in the log)")
+    amend.add_argument("--foul", action="store_true",
+                       help="the play recorded is a foul of this roll, seen by the official: call it (RULES 7.2)")
     amend.set_defaults(func=run_amend)
 
 
@@ -105,7 +112,8 @@ def run_amend(args) -> int:
         raise UsageError(f"--dice must be two dice such as 6-4, not {args.dice!r}")
     referee = _open(args.log)
     try:
-        note = referee.amend_roll(args.game, args.turn, args.player, (int(dice[1]), int(dice[2])), author=args.by)
+        note = referee.amend_roll(args.game, args.turn, args.player, (int(dice[1]), int(dice[2])), author=args.by,
+                                  foul=args.foul)
     except AmendmentError as exc:
         raise UsageError(str(exc)) from None
     except sqlite3.Error as exc:  # a read-only file, a full disk
@@ -115,8 +123,9 @@ def run_amend(args) -> int:
     seqs = note["withdrawn"]
     withdrawn = (f"; the call{'s' * (len(seqs) > 1)} on event{'s' * (len(seqs) > 1)} {', '.join(map(str, seqs))} "
                  "withdrawn" if seqs else "")
+    called = "".join(f"; event {c['seq']} called: {c['text']}" for c in note["called"])
     print(f"game {args.game}, turn {args.turn}, player {args.player}: {note['dice'][0]}-{note['dice'][1]} "
-          f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}{withdrawn}")
+          f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}{withdrawn}{called}")
     return 0
 
 

@@ -83,7 +83,7 @@ def test_a_roll_amended_keeps_the_play_and_changes_only_the_roll():
     """13/8 is a 4-1's (13/9/8) and a 3-2's (13/10/8): an official who saw a 3-2 thrown amends the
     record's 4-1, and the transcript writes 32: 13/8; the play, the verdicts and the match stand."""
     events = [*_dark_played("13/8"), Throw(5, 2)]
-    amended, index, _ = amend_roll(profile("tournament", match_length=3), events, 1, 1, 2, (2, 3))
+    amended, index = amend_roll(profile("tournament", match_length=3), events, 1, 1, 2, (2, 3))[:2]
     assert index == 3 and amended[3] == Throw(3, 2) and amended[:3] + amended[4:] == events[:3] + events[4:]
     text = write_transcript(session_transcript(profile("tournament", match_length=3), amended))
     assert "1) 31: 8/5 6/5                 32: 13/8" in text
@@ -104,6 +104,32 @@ def test_an_amendment_the_record_cannot_take_is_refused_with_the_reason(game, tu
         amend_roll(profile("tournament", match_length=3), events, game, turn, player, dice)
 
 
+def test_a_foul_the_official_saw_is_called_and_the_game_goes_on_from_the_board():
+    """RULES 7.2: dark threw 6-4 and played 13/8, which the watch took for a 4-1's legal 13/9/8. An
+    official who saw the 6-4 records the foul: the play is called on its own event, the board and
+    the match stand as a watch judges them (condoned, play went on), the transcript writes 64: 13/8."""
+    events = [*_dark_played("13/8"), Throw(5, 2), Played(Position.start().apply("8/3 6/4"))]
+    watched = profile("tournament", match_length=3, condone=True)
+    with pytest.raises(AmendmentError, match="13/8 is not a legal play of 6-4 .*amend it as a foul"):
+        amend_roll(watched, events, 1, 1, 2, (6, 4))
+    fixed = amend_roll(watched, events, 1, 1, 2, (6, 4), foul=True)
+    assert fixed.withdrawn == ()
+    assert [(k, r.accepted, r.reason) for k, r in fixed.called] == [(4, False, "no_such_play")]
+    assert fixed.events[3] == Throw(6, 4) and fixed.events[:3] + fixed.events[4:] == events[:3] + events[4:]
+    assert "1) 31: 8/5 6/5                 64: 13/8" in write_transcript(session_transcript(watched, fixed.events))
+
+
+@pytest.mark.parametrize("condone, dice, refused", [
+    (True, (3, 2), "the play recorded is legal for 3-2: no foul to record"),
+    # without condoning, light's next throw waits for the correction
+    (False, (6, 4), "the record does not stand with 6-4 .*before the illegal play was put right"),
+])
+def test_a_foul_the_record_cannot_take_is_refused(condone, dice, refused):
+    events = [*_dark_played("13/8"), Throw(5, 2)]
+    with pytest.raises(AmendmentError, match=refused):
+        amend_roll(profile("money", condone=condone), events, 1, 1, 2, dice, foul=True)
+
+
 def test_the_roll_of_a_turn_still_being_played_is_not_amended():
     """Its play may still change on the board, and is judged with the roll the session has."""
     with pytest.raises(AmendmentError, match="the turn is still being played"):
@@ -115,7 +141,7 @@ def test_a_dance_recorded_with_another_roll_is_amended_to_a_roll_that_dances_too
     read wrong): 6-5 dances there too and is taken; 3-3 has a play, so the dance is no play of it."""
     name = "match10013413.txt"
     referee = Replay(name).run(parse_transcript((CORPUS / name).read_text()))
-    amended, index, _ = amend_roll(referee.profile, referee.events, 1, 7, 2, (6, 5))
+    amended, index = amend_roll(referee.profile, referee.events, 1, 7, 2, (6, 5))[:2]
     game = session_transcript(referee.profile, amended).games[0]
     assert [(a.dice, a.play) for a in game.actions if (a.number, a.side) == (7, 1)] == [((6, 5), "")]
     with pytest.raises(AmendmentError, match="the dance recorded .no play. is not a legal play of 3-3"):
@@ -130,7 +156,7 @@ def test_an_opening_roll_amended_keeps_who_moved_first():
         referee.submit(event)
     referee.submit(Played(referee.state.position.apply("13/8")))
     referee.submit(Throw(6, 1))  # player 1's turn: player 2's is over
-    amended, index, _ = amend_roll(referee.profile, referee.events, 1, 1, 2, (3, 2))
+    amended, index = amend_roll(referee.profile, referee.events, 1, 1, 2, (3, 2))[:2]
     assert (index, amended[1]) == (1, OpeningThrow(2, 3))
 
 
@@ -140,7 +166,7 @@ def test_dice_corrected_are_what_an_amendment_changes():
     dark = light_opened.swapped()
     events = [NewGame(), OpeningThrow(3, 1), Played(light_opened), Throw(6, 2), Played(dark.apply("13/7 8/6")),
               DiceCorrected(4, 1), Played(dark.apply("13/8")), Throw(5, 2)]
-    amended, index, _ = amend_roll(profile("money"), events, 1, 1, 2, (3, 2))
+    amended, index = amend_roll(profile("money"), events, 1, 1, 2, (3, 2))[:2]
     assert (index, amended[5]) == (5, DiceCorrected(3, 2))
 
 

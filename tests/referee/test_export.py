@@ -76,7 +76,8 @@ def test_a_roll_amended_after_the_watch_is_exported_amended_and_logged(tmp_path,
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[3]["event"] == {"event": "throw", "die1": 4, "die2": 1, "valid": True}  # the events as seen
     assert lines[-1]["note"] == {"after": 6, "type": "amended", "seq": 4, "game": 1, "turn": 1, "player": 2,
-                                 "dice": [3, 2], "was": [4, 1], "withdrawn": [], "author": "Chief TD"}
+                                 "dice": [3, 2], "was": [4, 1], "withdrawn": [], "foul": False, "called": [],
+                                 "author": "Chief TD"}
     assert lines[3]["seq"] == 4  # the note names the event by the number the export gives it
 
 
@@ -127,3 +128,24 @@ def test_a_call_on_a_roll_misread_is_withdrawn_by_the_amendment(tmp_path, capsys
                                        "the call on event 5 withdrawn\n")
     assert main(["export", str(log)]) == 0
     assert "43: 13/10 13/9" in capsys.readouterr().out
+
+
+def test_a_foul_the_watch_missed_is_recorded_by_the_amendment(tmp_path, capsys, dark_turn):
+    """Dark's 13/8 was recorded as a 4-1's; the official saw 6-4 thrown, so 13/8 was a foul (RULES
+    7.2) the watch could not tell from the dice: amended with --foul, the play is called in the
+    log's note, the game goes on from the board as it stood, and the transcript writes the 6-4."""
+    log = tmp_path / "log.sqlite"
+    with Referee.open(log, profile("tournament", match_length=3, condone=True)) as ref:
+        assert dark_turn(ref, (4, 1), "13/8").accepted
+    amend = ["amend", str(log), "--game", "1", "--turn", "1", "--player", "2", "--dice", "6-4", "--by", "TD"]
+    assert main(amend) == 2
+    assert "amend it as a foul" in capsys.readouterr().err
+    assert main([*amend, "--foul"]) == 0
+    assert capsys.readouterr().out == ("game 1, turn 1, player 2: 6-4 (was 4-1), amended by TD; event 5 called: "
+                                       "No play of these dice leads from the position before to the position after.\n")
+    assert main(["export", str(log)]) == 0
+    assert "1) 31: 8/5 6/5                 64: 13/8\n  2) 52: ????" in capsys.readouterr().out
+    with Referee.open(log) as ref:
+        assert [(c["seq"], c["reason"]) for c in ref.notes[-1]["called"]] == [(5, "no_such_play")]
+    assert main([*amend[:-4], "--dice", "3-2", "--foul"]) == 2  # 13/8 is a 3-2's legal play: no foul
+    assert "no foul to record" in capsys.readouterr().err

@@ -249,13 +249,19 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     assert feed.state()["plays"] == state["plays"] and feed.state()["board"] == state["board"]
     # a roll amended: the play must be legal for it, and only the roll changes
     first = feed.state()["plays"][0]
-    bad = client.post("/api/referee/amend_roll", json={**{k: first[k] for k in ("game", "turn", "player")},
-                                                       "dice": [1, 1] if first["dice"] != [1, 1] else [2, 2]},
-                      headers=bearer())
+    wrong = {**{k: first[k] for k in ("game", "turn", "player")}, "dice": [1, 1] if first["dice"] != [1, 1] else [2, 2]}
+    bad = client.post("/api/referee/amend_roll", json=wrong, headers=bearer())
     assert bad.status_code == 409 and "is not a legal play of" in bad.get_json()["error"]
     assert client.post("/api/referee/amend_roll", json={"game": 1, "turn": 99, "player": 1, "dice": [3, 1]},
                        headers=bearer()).status_code == 409
     assert feed.state()["plays"][0] == first
+    # the same roll as a foul the official saw (RULES 7.2): a call of theirs, recorded, never pending
+    foul = {**wrong, "foul": True}  # the play stays; the roll is the official's
+    answer = client.post("/api/referee/amend_roll", json=foul, headers=bearer())
+    assert answer.status_code == 200 and "recorded" in answer.get_json()["message"], answer.get_json()
+    call = feed.state()["calls"][-1]
+    assert (call["turn"], call["pending"], call["resolution"]) == (first["turn"], False, "recorded")
+    assert feed.state()["plays"][0] == {**first, "dice": sorted(foul["dice"], reverse=True), "amended_by": "referee"}
     for action, body in [("set_profile", {"profile": "money"}), ("set_match_length", {"match_length": 11}),
                          ("set_players", {"player1": "Ann", "player2": "Bo"}), ("new_game", {}),
                          ("calibrate", {"corners": [[1, 2], [3, 4], [5, 6], [7, 8]]}),

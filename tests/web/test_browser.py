@@ -219,12 +219,13 @@ def test_a_watched_game_greys_out_the_actions_it_does_not_take(server, page, fee
 def test_a_roll_is_amended_from_the_referee_page_of_a_watched_game(server, page, feed, tmp_path, dark_turn):
     """The official amends a roll the watch recorded wrong through the page's form (the watched
     game's other play actions greyed out): the page says what changed and lists the play with
-    the roll amended; a roll its play does not fit is refused with the reason."""
+    the roll amended; a roll its play does not fit is refused with the reason, or taken as a foul
+    the official saw when they tick it so, and the call is listed as theirs."""
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.watch import WatchDesk
 
-    with Referee.open(tmp_path / "log.sqlite", profile("money")) as referee:
+    with Referee.open(tmp_path / "log.sqlite", profile("money", condone=True)) as referee:  # as a watch judges
         desk = WatchDesk(referee, feed)  # the page's actions now go to the watched session
         dark_turn(referee, (4, 1), "13/8")
         page.goto(server.url + "/referee")
@@ -241,12 +242,18 @@ def test_a_roll_is_amended_from_the_referee_page_of_a_watched_game(server, page,
         page.click(f"{form} button")
         page.wait_for_selector("#result.err")
         assert "13/8 is not a legal play of 6-4" in page.inner_text("#result")
-        page.fill(f"{form} input[name=dice]", "3-2")
+        page.check(f"{form} input[name=foul]")  # the official saw the 6-4: 13/8 was a foul (RULES 7.2)
         page.click(f"{form} button")
         page.wait_for_selector("#result.ok")
-        assert "the roll is now 3-2 (was 4-1)" in page.inner_text("#result")
+        assert "the roll is now 6-4 (was 4-1); call 1 recorded" in page.inner_text("#result")
+        page.wait_for_function("() => document.querySelector('#call-text').textContent.endsWith('— recorded')")
+        page.uncheck(f"{form} input[name=foul]")
+        page.fill(f"{form} input[name=dice]", "3-2")
+        page.click(f"{form} button")
+        page.wait_for_selector("#result >> text=the roll is now 3-2 (was 6-4); call 1 overruled")
         assert feed.state()["plays"][-1]["dice"] == [3, 2]
-        assert [n["author"] for n in referee.notes if n.get("type") == "amended"] == ["referee"]
+        assert [(n["author"], n["foul"]) for n in referee.notes if n.get("type") == "amended"] == \
+            [("referee", True), ("referee", False)]
 
 
 def test_a_call_logged_in_silent_mode_shows_no_banner_and_is_listed_as_logged(server, page, feed):
@@ -281,7 +288,7 @@ def test_the_referee_page_lists_the_doubts_that_could_hide_a_foul_first(server, 
                "dice": [6, 1], "foul_if_read": True, "probability": 0.55, "px": 24},
               {"t": 60.0, "game": 1, "type": "unclear", "player": 2,
                "what": "the dice were picked up with nothing played", "dice": [5, 5]},
-              {"t": 97.0, "game": 2, "type": "dice_misread", "player": 2,
+              {"t": 97.0, "game": 2, "type": "dice_misread", "player": 2, "turn": 8,
                "what": "the play is a 4-3's, the dice were read 6-3: one die misread, or a foul",
                "dice": [6, 3], "foul_if_read": True, "probability": 0.93, "px": 26},
               {"t": 120.0, "game": 2, "type": "unclear", "player": 1, "turn": 9,
@@ -295,8 +302,8 @@ def test_the_referee_page_lists_the_doubts_that_could_hide_a_foul_first(server, 
     feed.publish({"type": "unclear", **doubts[4]}, {**empty_state(), "doubts": doubts, "plays": plays})
     page.wait_for_selector("#doubts-card:not([hidden])")
     assert page.locator("#doubts li").all_inner_texts() == [
-        "Could hide a foul: game 2, at 1:37, Player 2: the play is a 4-3's, the dice were read 6-3: one die misread, "
-        "or a foul (read 6-3 at 0.93, dice 26 px)",
+        "Could hide a foul: game 2, turn 8, at 1:37, Player 2: the play is a 4-3's, the dice were read 6-3: one die "
+        "misread, or a foul (read 6-3 at 0.93, dice 26 px) amend roll…",
         "Could hide a foul: game 1, at 0:41, Player 1: the play fits 6-2, a roll the dice were read less likely to "
         "show than 6-1 (read 6-1 at 0.55, dice 24 px)",
         "game 2, turn 9, at 2:10, Player 2: the throw was glimpsed; the board fits 1-1 as well as the 3-1 recorded "
@@ -307,10 +314,13 @@ def test_the_referee_page_lists_the_doubts_that_could_hide_a_foul_first(server, 
     # a doubt's turn fills the form that amends its roll; its play fits the roll read, so that is offered
     page.click("#doubts li:nth-child(4) button.amend-doubt")
     form = "form[data-action=amend_roll]"
-    fields = lambda: [page.input_value(f"{form} [name={name}]") for name in ("game", "turn", "player", "dice")]
-    assert fields() == ["2", "9", "1", "5-3"]
+    fields = lambda: [page.input_value(f"{form} [name={name}]") for name in ("game", "turn", "player", "dice")] + \
+        [page.is_checked(f"{form} [name=foul]")]
+    assert fields() == ["2", "9", "1", "5-3", False]
     page.click("#doubts li:nth-child(3) button.amend-doubt")  # the roll read is the one recorded: none offered
-    assert fields() == ["2", "9", "2", ""]
+    assert fields() == ["2", "9", "2", "", False]
+    page.click("#doubts li:nth-child(1) button.amend-doubt")  # its play is a foul of the roll read: ticked so
+    assert fields() == ["2", "8", "2", "6-3", True]
 
 
 def test_overlay_background_is_transparent(server, browser, demo):

@@ -201,3 +201,31 @@ def test_a_call_made_on_a_roll_misread_is_overruled_by_amending_the_roll(tmp_pat
     (note,) = [n for n in referee.notes if n.get("type") == "amended"]
     assert (note["seq"], note["withdrawn"]) == (4, [5])
     referee.close()
+
+
+def test_a_foul_the_watch_missed_is_recorded_on_the_page_by_amending_its_roll(tmp_path, dark_turn):
+    """Dark threw 6-4 and played 13/8, which the watch took for a 4-1's 13/9/8 (RULES 7.2: a foul,
+    but a legal play of the roll read). The official who saw the 6-4 amends the roll as a foul: a
+    call of theirs is booked, recorded, never pending and its light dark (the game went on); the
+    transcript says 64: 13/8. Amended back to a roll the play fits, the call is overruled."""
+    referee = Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=3, condone=True))
+    feed, box = LiveFeed(empty_state()), Box()
+    desk = WatchDesk(referee, feed, box)
+    client = create_app(feed, token=TOKEN).test_client()
+    assert dark_turn(referee, (4, 1), "13/8").accepted
+    refused = act(client, "amend_roll", game=1, turn=1, player=2, dice=[6, 4])
+    assert refused.status_code == 409 and "amend it as a foul" in refused.get_json()["error"]
+    not_bool = act(client, "amend_roll", game=1, turn=1, player=2, dice=[6, 4], foul="maybe")
+    assert not_bool.status_code == 422
+    answer = act(client, "amend_roll", game=1, turn=1, player=2, dice=[6, 4], foul=True)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["message"].startswith("game 1, turn 1: the roll is now 6-4 (was 4-1); call 1 recorded: ")
+    (call,) = feed.state()["calls"]
+    assert (call["kind"], call["turn"], call["player"], call["pending"], call["resolution"], call["recorded_by"]) == \
+        ("illegal_play", 1, 2, False, "recorded", "Chief TD")
+    assert box.lit == []
+    assert "64: 13/8" in transcript_text(referee)
+    back = act(client, "amend_roll", game=1, turn=1, player=2, dice=[3, 2])
+    assert back.get_json()["message"] == "game 1, turn 1: the roll is now 3-2 (was 6-4); call 1 overruled"
+    assert feed.state()["calls"][0]["resolution"] == "overruled"
+    referee.close()

@@ -48,7 +48,8 @@
                 GC.make("span", "where", ` game ${c.game}, turn ${c.turn}, ${who || ""}`),
                 GC.make("div", "detail", c.detail || c.reason || ""));
       const status = c.pending ? "pending" : (c.resolution || (c.acknowledged_by ? "acknowledged" : "closed"));
-      li.append(GC.make("span", "status", status));
+      const by = c.pending ? "" : (c.overruled_by || c.recorded_by || c.acknowledged_by || "");
+      li.append(GC.make("span", "status", by ? `${status} by ${by}` : status));
       list.append(li);
     }
     $("#no-calls").hidden = calls.length > 0;

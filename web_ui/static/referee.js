@@ -48,16 +48,17 @@
   }
 
   function fillAmend(d) {
-    // a doubt's turn into the amend form; the dice read are offered where its play fits them and
-    // the record has another roll
+    // a doubt's turn into the amend form; the dice read are offered where the record has another
+    // roll, as a foul where its play is one for them
     const form = document.querySelector("form[data-action=amend_roll]");
     const recorded = ((GC.lastState && GC.lastState.plays) || []).find(
       (p) => p.game === d.game && p.turn === d.turn && p.player === d.player);
-    const offered = d.dice && d.foul_if_read === false && !(recorded && recorded.dice.join() === d.dice.join());
+    const offered = d.dice && !(recorded && recorded.dice.join() === d.dice.join());
     form.elements.game.value = d.game;
     form.elements.turn.value = d.turn;
     form.elements.player.value = String(d.player);
     form.elements.dice.value = offered ? d.dice.join("-") : "";
+    form.elements.foul.checked = Boolean(offered && d.foul_if_read);
     form.elements.dice.focus();
   }
 
