@@ -961,6 +961,31 @@ class Tracker:
         self.unseen = read
         return True
 
+    def _danced_after_unseen(self, logp: np.ndarray) -> bool:
+        """With a turn read off the board waiting (:attr:`unseen`) and the board no single turn
+        of its player's: whether it shows a second play of theirs on top of the one read, clearly
+        legal for some roll, while the other player, on the bar, has rolls that leave no play.
+        Then the other player danced between, all three throws unseen or only glimpsed: the turn
+        read is recorded, then the dance (its roll the likeliest of those that dance, by a glimpse
+        of the dancer's dice where there is one), and the second play is kept as read off the
+        board (vid 9205, dice 9 px: light's 4-3 read off the board, dark's 4-4 dance glimpsed,
+        light's 2-1; dark's next throw was judged against light's two plays, and the record was
+        lost)."""
+        side, after = self.unseen.side, self.unseen.decision.position
+        theirs, dancer_before = 1 - side, after.swapped()
+        unglimpsed = self._dance_unglimpsed(dancer_before)
+        if unglimpsed is None or self._margin(after, COLOUR[side], logp) < self.thresholds.call:
+            return False
+        again = self._read_off_board([(side, after, roll) for roll in ROLLS], logp)
+        if again.decision.kind != "legal":
+            return False
+        danced = self._dance_glimpsed(theirs, dancer_before, None) or unglimpsed
+        self._settle_unseen()
+        self._record_dance(theirs, dancer_before, danced)
+        self.unseen = again
+        self._note_path(logp)
+        return True
+
     @staticmethod
     def _dance_unglimpsed(before: Position) -> tuple | None:
         """(the likeliest roll, no glimpse, every roll) of a dance from ``before`` with its dice
@@ -1064,7 +1089,7 @@ class Tracker:
         if read.decision.kind == "legal":
             self.unseen = read
         elif phase in ("turn", "played"):
-            self._danced_unseen(logp)
+            self._danced_unseen(logp) or (self.unseen is not None and self._danced_after_unseen(logp))
 
     def _first_turn_missed(self, thrower: int | None, logp: np.ndarray) -> bool:
         """Whether a throw in long nardy, before any game is followed on a board seen set up,
