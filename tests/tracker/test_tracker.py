@@ -2440,6 +2440,33 @@ def test_a_dance_and_the_other_players_play_both_unseen(tmp_path, dice_on_view):
     assert referee.state.dice == (5, 3) and referee.state.on_roll == 1
 
 
+@pytest.mark.parametrize("dance_glimpsed", [False, True])
+def test_a_dance_between_two_turns_read_off_the_board(tmp_path, dance_glimpsed):
+    """RULES 3.4 and 7.1: light's 6-5 is read off the board (its throw unseen), dark, on the bar
+    before light's closed board, dances (its dice glimpsed, or not seen at all), light's 4-2 is
+    played unseen on top, and dark throws again: light's turn, dark's dance, light's second turn
+    and dark's throw, in that order, no call (vid 9205, dice 9 px: dark's throw was judged
+    against light's two plays, and the record was lost)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(24)
+    closed = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
+                      opponent_bar=1)
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(closed.swapped()))  # condoned: the test needs light's closed board, light on roll
+    first = closed.apply("13/7 13/8")
+    second = first.apply("8/4 7/5")  # 13/4 and 13/5 together: no one roll makes both plays
+    dance = [_glimpsed(_look(first, rng), (6, 6), "left")] if dance_glimpsed else []
+    events, referee = _after_setup(tmp_path, setup, [_look(closed, rng), _look(first, rng), *dance,
+                                                     _look(first, rng), _look(second, rng),
+                                                     _look(second, rng, (5, 3), "left")])
+    moves = [(e["type"], e.get("player"), e.get("play")) for e in events if e["type"] in ("throw", "play")]
+    assert moves == [("throw", 1, None), ("play", 1, "13/8 13/7"), ("throw", 2, None), ("play", 2, ""),
+                     ("throw", 1, None), ("play", 1, "8/4 7/5"), ("throw", 2, None)]
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert referee.state.dice == (5, 3) and referee.state.on_roll == 1
+
+
 @pytest.mark.parametrize("thrown, faces, recorded", [
     ((6, 6), ([0.0, 0.0, 0.0, 0.0, 0.02, 0.98], [0.0, 0.0, 0.0, 0.7, 0.03, 0.27]), [6, 6]),  # read 6-4, enters
     ((2, 1), ([0.0, 0.28, 0.7, 0.0, 0.02, 0.0], [0.28, 0.7, 0.0, 0.0, 0.02, 0.0]), [3, 2]),  # read 3-2, dances
