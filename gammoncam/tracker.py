@@ -867,8 +867,9 @@ class Tracker:
         self._submit_throw(best, held, resolved="the roll that explains the play")
         # No call, but the official is told (vid 5303: a 6-1 read, a 6-2 played), once the throw is
         # recorded: the doubt names its turn.
-        if best != likely:
-            foul = decode(before, likely, mover, logp, self.thresholds).kind == "illegal"
+        likelier = None if best == likely else decode(before, likely, mover, logp, self.thresholds).kind
+        if likelier is not None:
+            foul = likelier == "illegal"
             self.note("unclear", what=f"the play fits {best[0]}-{best[1]}, a roll the dice were read less likely to "
                       f"show than {likely[0]}-{likely[1]}", player=COLOUR.index(mover) + 1, played_as=list(best),
                       **doubt_of_dice(likely, held.faces, held.px, foul))
@@ -876,6 +877,12 @@ class Tracker:
                 self.doubted_roll = (before, likely)
         if self.state.phase == "moving":
             self._end_play(logp)
+        if likelier == "unclear":
+            # the board may be the likelier roll's legal play misread as well as the play recorded:
+            # nothing is called until a clearly legal play shows record and board agree (vid 9609:
+            # a 6-5 read 0.94 played 5/off 4/1, recorded as a 5-3; put right unseen to 5/off 4/off,
+            # light's next play was called against the checker the record kept on the 1-point)
+            self.in_sync = False
 
     def _opening_passed(self, mover: str, logp: np.ndarray) -> bool:
         """Whether the board, when the first throw seen after the start ends its turn, shows
@@ -1308,7 +1315,10 @@ class Tracker:
         may still be put right: :meth:`_on_a_shared_point`)."""
         self.stats[decision.kind if decision.kind != "unclear" else "benefit_of_doubt"] += 1
         if decision.kind != "illegal":
-            self.in_sync = decision.kind == "legal"
+            # a play legal only once the checkers are counted (:func:`counted_margin`: the board
+            # read freely is further from it) shows no more than that the two may agree
+            shows_agreement = decision.margin <= self.thresholds.legal or self.in_sync
+            self.in_sync = decision.kind == "legal" and shows_agreement
         self.joined = self.joined and decision.kind != "legal"
         self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)
         if decision.position.shared_points() and turn_over:

@@ -2889,3 +2889,68 @@ def test_a_stack_read_mixed_surely_needs_no_count_to_show_the_checker_added(tmp_
         assert calls == [("play", 1, "shared_point")]
     else:
         assert calls == [] and [e["play"] for e in events if e["type"] == "play"] == ["6/2(2) 4/off(2)"]
+
+
+def test_a_play_recorded_for_a_roll_read_less_likely_leaves_the_record_in_doubt(tmp_path):
+    """Dark's 6-2 is read with the 6 at 0.93 and a share for a 4, and the board is read not much
+    surer as 13/9 13/11 (a 4-2's play) than as the 6-2's 13/7 13/11: the 4-2 is
+    recorded, with a doubt, and since the board may show either, nothing is called until a
+    clearly legal play shows record and board agree. Light's next play, legal only once a dark
+    checker read as missing is counted back (:func:`gammoncam.decoding.counted_margin`), shows
+    no such thing; a play read cleanly does (vid 9609: a 6-5 read 0.94 played 5/off 4/1 was
+    recorded as a 5-3, put right unseen to 5/off 4/off, and light's next play was called
+    against the checker the record kept on the 1-point)."""
+    from engine.profiles import profile
+    from gammoncam.decoding import DARK_OFFSET
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(31)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/9 13/11").swapped()  # a 4-2's play
+    six_two = light_opened.swapped().apply("13/7 13/11").swapped()  # the 6-2's legal play nearest it
+    light_played = dark_played.apply("13/8 13/11")
+
+    def board(position, unsure=(), dice=(), faces=None):
+        """A look at ``position`` whose locations ``unsure`` read it at 0.85 and ``six_two`` at 0.07."""
+        probs = np.exp(_observation_of(position, "light", rng))
+        other = expected_classes(six_two.board[None], "light", "backgammon")[0]
+        for k in unsure:
+            probs[k] = 1e-4
+            probs[k, expected_classes(position.board[None], "light", "backgammon")[0][k]] = 0.85
+            probs[k, other[k]] = 0.07
+        obs = Observation.from_locations(probs / probs.sum(axis=1, keepdims=True))
+        obs.dice = [{"faces": honest(f), "flat": 1.0, "score": 0.9, "uv": [0.2 + 0.1 * k, 0.5], "on_board": True,
+                     "half": "left"} for k, f in enumerate(faces or [])] if dice else []
+        obs.throw_valid = 1.0 if dice else 0.0
+        return obs
+
+    differ = np.nonzero(expected_classes(dark_played.board[None], "light", "backgammon")[0]
+                        != expected_classes(six_two.board[None], "light", "backgammon")[0])[0]
+    six, two = np.array([0.0, 0.0, 0.0, 0.05, 0.02, 0.93]), np.eye(6)[1]  # the 6 read with a share as a 4
+    referee = Referee.open(tmp_path / "log.sqlite", profile("money", condone=True))
+    events = []
+    tracker = Tracker(referee, events.append)
+    looks = [_look(start, rng), _look(start, rng, (3, 1)), _look(light_opened, rng, (3, 1)), _look(light_opened, rng),
+             board(light_opened, dice=(6, 2), faces=[six, two]), board(light_opened, dice=(6, 2), faces=[six, two]),
+             board(dark_played, differ, (6, 2), [six, two]), board(dark_played, differ)]
+    for t, obs in enumerate(looks):
+        tracker.observe(obs, float(t))
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([4, 2], "13/11 13/9")
+    (doubt,) = [e for e in events if e.get("played_as") == [4, 2]]
+    assert (doubt["dice"], doubt["foul_if_read"]) == ([6, 2], False)  # 13/7 13/11 may be what lies there
+    assert not tracker.in_sync
+    counted = np.exp(_observation_of(light_played, "light", rng))
+    dark_six = location_map("dark", "backgammon")[5]  # dark's five on its 6-point, one read missing
+    counted[dark_six] = 1e-4
+    counted[dark_six, DARK_OFFSET + 3], counted[dark_six, DARK_OFFSET + 4] = 0.9, 0.1  # 4, 5
+    for t, obs in enumerate([_look(dark_played, rng, (5, 2)), Observation.from_locations(counted)], len(looks)):
+        tracker.observe(obs, float(t))
+    assert [e["play"] for e in events if e["type"] == "play"][-1] == "13/11 13/8"
+    assert not tracker.in_sync  # legal only with the checker counted back: no sign that the two agree
+    for t, obs in enumerate([_look(light_played, rng, (3, 1), "left"),
+                             _look(light_played.swapped().apply("8/5 6/5").swapped(), rng)], len(looks) + 2):
+        tracker.observe(obs, float(t))
+    assert tracker.in_sync and all(r.accepted for r in referee.rulings)
