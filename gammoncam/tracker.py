@@ -869,11 +869,12 @@ class Tracker:
         # recorded: the doubt names its turn.
         likelier = None if best == likely else decode(before, likely, mover, logp, self.thresholds).kind
         if likelier is not None:
-            foul = likelier == "illegal"
+            # the play recorded is no play of the likelier roll: a foul if that was thrown, unless
+            # the board was misread too (unclear), which a play put right must then not be taken for
             self.note("unclear", what=f"the play fits {best[0]}-{best[1]}, a roll the dice were read less likely to "
                       f"show than {likely[0]}-{likely[1]}", player=COLOUR.index(mover) + 1, played_as=list(best),
-                      **doubt_of_dice(likely, held.faces, held.px, foul))
-            if foul:
+                      **doubt_of_dice(likely, held.faces, held.px, likelier != "legal"))
+            if likelier == "illegal":
                 self.doubted_roll = (before, likely)
         if self.state.phase == "moving":
             self._end_play(logp)
