@@ -29,6 +29,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from engine.match import MODES, MatchState
 from engine.matchid import position_ids
 from engine.transcript import AmendmentError, session_transcript, write_transcript
 from gammoncam.decoding import Thresholds, log_probs
@@ -142,14 +143,7 @@ class Watcher:
         self.emit_out(out)
 
     def _call(self, index: int, ruling, state) -> None:
-        event = self.referee.events[index]
-        side = state.on_roll
-        if type(event).__name__ == "Throw" and state.phase == "played" and side is not None:
-            side = 1 - side  # a throw after a play is the next player's
-        turn = last_turn(session_transcript(self.referee.profile, self.referee.events[:index + 1]))
-        self._emit({"type": "call", "kind": ruling.kind, "reason": ruling.reason, "text": ruling.text,
-                    "event": type(event).__name__, "seq": index + 1, "player": None if side is None else side + 1,
-                    "game": state.game, "turn": turn, "silent": self.referee.mode == "silent"})
+        self._emit(call_event(self.referee, index, ruling, state, self.referee.mode))
 
     def give_corners(self, corners) -> None:
         """Corners an official gave (the calibration page, another thread): from the next frame on
@@ -368,6 +362,58 @@ class CallBook:
         self._seqs: dict[int, int] = {}  # call id -> the log's number of the event called
         self._offered: int | None = None  # the value a called double turned the cube to
 
+    @classmethod
+    def from_log(cls, referee, box=None) -> "CallBook":
+        """The calls of a watch resumed on its log (``referee``, opened from it), booked again as
+        they stood: every call among the log's verdicts, numbered as before and ``logged`` if made
+        in silent mode, then closed as its notes say (acknowledged, resolved by the watch, overruled
+        or recorded by an amended roll). Those still pending light the box again: nobody has put
+        them right or acknowledged them yet.
+
+        >>> from engine.match import NewGame, OpeningThrow, Played
+        >>> from engine.profiles import profile
+        >>> from gammoncam.referee import Referee
+        >>> referee = Referee(profile("money"))
+        >>> for event in (NewGame(), OpeningThrow(3, 1)):
+        ...     _ = referee.submit(event)
+        >>> _ = referee.submit(Played(referee.state.position.apply("13/7")))  # a 6 for a 3-1
+        >>> referee.note({"type": "acknowledged", "call_id": 1, "author": "Chief TD"})
+        >>> [(c["id"], c["reason"], c["turn"], c["resolution"]) for c in CallBook.from_log(referee).calls]
+        [(1, 'no_such_play', 1, 'acknowledged')]
+        """
+        book, notes, taken = cls(), referee.notes, 0
+        state, mode = MatchState.new(referee.profile), "monitor"
+        for index in range(len(referee.events) + 1):
+            while taken < len(notes) and notes[taken]["after"] <= index:  # what was noted before this event
+                mode = book._take_note(notes[taken], mode)
+                taken += 1
+            if index < len(referee.events):
+                state, ruling = state.apply(referee.events[index])
+                if not ruling.accepted:
+                    book.hear(call_event(referee, index, ruling, state, mode))
+        if box is not None:
+            book.box = box
+            for called in book.calls:
+                if called["pending"]:
+                    book._box_calls[called["id"]] = box.call(called["kind"].upper())
+        return book
+
+    def _take_note(self, note: dict, mode: str) -> str:
+        """Book again what ``note`` (a referee log's) did to the calls; the mode from then on."""
+        kind = note.get("type")
+        if kind == "amended":
+            self.overrule(note["withdrawn"], note["author"])
+            self.record_foul({**note, "called": note.get("called", [])})
+        elif kind in ("acknowledged", "call_resolved"):
+            called = next((c for c in self.calls if c["id"] == note["call_id"] and c["pending"]), None)
+            if called is not None and kind == "acknowledged":
+                called["acknowledged_by"] = note["author"]
+            if called is not None:
+                self._close(called, "acknowledged" if kind == "acknowledged" else note["resolution"])
+        elif kind == "mode" and note.get("mode") in MODES:
+            return note["mode"]
+        return mode
+
     def hear(self, event: dict) -> dict | None:
         """Book ``event`` (as the tracker emits it); the page's ``call_resolved`` event that it
         brings, if any."""
@@ -470,7 +516,8 @@ class WatchDesk:
     in the referee log as a note. The record follows the board, so what would rewrite its plays by
     hand (undo, correct or enter a play, a new game or match, another profile or length) is refused,
     with that said: the checkers put right on the board put the record right (a play put right to
-    the dice resolves its call).
+    the dice resolves its call). A call resolved is kept in the log as well, so that a watch
+    resumed on its log books its calls again as they stood (:meth:`CallBook.from_log`).
 
     The frame loop and the page's requests run in two threads; one lock keeps them apart.
     """
@@ -479,7 +526,7 @@ class WatchDesk:
 
     def __init__(self, referee, feed=None, box=None):
         self.referee, self.feed = referee, feed
-        self.book = CallBook(box)
+        self.book = CallBook.from_log(referee, box)  # a watch resumed on its log: the calls it holds
         self.doubts = Doubts(referee)
         self.seen: dict = {}  # a throw read but held until its play tells the roll (shown meanwhile)
         self.warnings: list = []  # what the official was warned of
@@ -502,6 +549,9 @@ class WatchDesk:
                 self.warnings.append(event["text"])
             self.doubts.hear(event)
             resolved = self.book.hear(event)
+            if resolved is not None:  # kept, so that a watch resumed on the log books it so (CallBook.from_log)
+                self.referee.note({"type": "call_resolved", "call_id": resolved["call_id"],
+                                   "resolution": resolved["resolution"]})
             self._publish(event, resolved)
 
     def act(self, action: str, params: dict, author: str) -> dict:
@@ -583,6 +633,19 @@ class WatchDesk:
                 self.feed.publish({k: v for k, v in out.items() if k != "accepted"}, state)
         except Exception as exc:  # noqa: BLE001
             print(f"gammoncam watch: the page was not updated: {exc}", file=sys.stderr)
+
+
+def call_event(referee, index: int, ruling, state, mode: str) -> dict:
+    """The watch's ``call`` event for the call ``ruling`` on the referee's event ``index``, which
+    left the match in ``state``, made in ``mode`` (monitor or silent)."""
+    event = referee.events[index]
+    side = state.on_roll
+    if type(event).__name__ == "Throw" and state.phase == "played" and side is not None:
+        side = 1 - side  # a throw after a play is the next player's
+    turn = last_turn(session_transcript(referee.profile, referee.events[:index + 1]))
+    return {"type": "call", "kind": ruling.kind, "reason": ruling.reason, "text": ruling.text,
+            "event": type(event).__name__, "seq": index + 1, "player": None if side is None else side + 1,
+            "game": state.game, "turn": turn, "silent": mode == "silent"}
 
 
 def last_turn(transcript) -> int:

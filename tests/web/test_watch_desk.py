@@ -139,6 +139,55 @@ def test_a_watch_resumed_on_its_log_lists_the_doubts_kept(desk, tmp_path):
         assert resumed.doubts.told == desk.doubts.told == [{**doubt, "game": 0}]
 
 
+def test_a_watch_resumed_on_its_log_books_its_calls_as_they_stood(tmp_path, dark_turn):
+    """The watch stopped (a crash, a camera gone) and is started again on its log: the page lists
+    the calls made before, numbered as before, acknowledged, put right (RULES 7.2) or logged in
+    silent mode (RULES 7.3) as they were; the one nobody has dealt with waits again and lights the
+    box; a call made after the restart is numbered after them."""
+    from engine.match import Played, Throw
+    from gammoncam.watch import call_event
+
+    def watched(referee, desk):  # as the Watcher books the referee's calls
+        referee.recorders.append(lambda i, ruling, state: desk.hear(call_event(referee, i, ruling, state,
+                                                                               referee.mode)))
+
+    log = tmp_path / "log.sqlite"
+    referee = Referee.open(log, profile("tournament", match_length=3, condone=True))
+    feed, box = LiveFeed(empty_state()), Box()
+    desk = WatchDesk(referee, feed, box)
+    client = create_app(feed, token=TOKEN).test_client()
+    watched(referee, desk)
+    assert not dark_turn(referee, (6, 3), "13/9 13/10").accepted  # call 1; light has thrown 5-2
+    assert act(client, "acknowledge", call_id=1).status_code == 200
+    assert not referee.submit(Played(referee.state.position.apply("13/7"))).accepted  # call 2: a 6 for a 5-2
+    assert referee.submit(Played(referee.state.before.apply("13/8 13/11"))).accepted
+    desk.hear({"type": "play", "player": 1, "dice": [5, 2], "accepted": True, "put_right": "no_such_play"})
+    assert act(client, "set_mode", mode="silent").status_code == 200
+    referee.submit(Throw(4, 1))
+    assert not referee.submit(Played(referee.state.position.apply("13/7"))).accepted  # call 3, silent
+    assert act(client, "set_mode", mode="monitor").status_code == 200
+    referee.submit(Throw(6, 5))
+    assert not referee.submit(Played(referee.state.position.apply("13/10"))).accepted  # call 4
+    before = [(c["id"], c["turn"], c["pending"], c.get("resolution")) for c in desk.book.calls]
+    assert before == [(1, 1, False, "acknowledged"), (2, 2, False, "corrected"), (3, 2, False, "logged"),
+                      (4, 3, True, None)]
+    assert box.lit == ["ILLEGAL_PLAY"] * 3 and box.cleared == [41, 42]
+    referee.close()
+
+    again = Referee.open(log)
+    feed, box = LiveFeed(empty_state()), Box()
+    resumed = WatchDesk(again, feed, box)
+    assert resumed.book.calls == desk.book.calls
+    assert box.lit == ["ILLEGAL_PLAY"]
+    watched(again, resumed)
+    again.submit(Throw(3, 2))
+    assert not again.submit(Played(again.state.position.apply("24/18"))).accepted
+    assert [(c["id"], c["pending"]) for c in resumed.book.calls][-1] == (5, True)
+    client = create_app(feed, token=TOKEN).test_client()
+    assert act(client, "acknowledge", call_id=4).status_code == 200 and box.cleared == [41]
+    again.close()
+
+
 def test_the_page_names_the_watched_position_by_its_ids(desk):
     """The live page shows the GNU Backgammon ID and the XGID of the position watched."""
     from engine.match import NewGame, OpeningThrow
