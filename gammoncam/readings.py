@@ -61,6 +61,7 @@ class DiceReading:
     # read stays possible whatever a clearer look says (:meth:`rolls_read`).
     earlier: tuple = field(default=(), compare=False)
     px: float = field(default=float("inf"), compare=False)  # the smaller die's reading crop, frame pixels
+    given: bool = field(default=False, compare=False)  # the roll is an official's word (:meth:`as_given`)
 
     @property
     def thrower(self) -> str | None:
@@ -86,6 +87,20 @@ class DiceReading:
         if len(self.faces) != 2:
             return self.values, 1.0
         return max(roll_probabilities(self.faces).items(), key=lambda rp: rp[1])
+
+    def as_given(self, roll: tuple) -> "DiceReading":
+        """These dice, which an official saw show ``roll``: its faces are certain from now on, at
+        every look (:meth:`seen_again`), and no other roll stays possible (:meth:`rolls_read`).
+        ``values`` stay as read, so the dice lying there are still this throw (:meth:`same_throw`).
+
+        >>> reading = DiceReading((6, 3), "right", True, faces=(np.eye(6)[5] * 0.9 + 0.02, np.eye(6)[2]))
+        >>> given = reading.as_given((4, 3))
+        >>> given.likely(), given.rolls_read(), given.same_throw(reading)
+        (((4, 3), 1.0), {(4, 3)}, True)
+        """
+        faces = tuple(np.eye(6)[value - 1] for value in roll)
+        return replace(self, faces=faces, earlier=(), valid=True, valid_sure=True, faces_sure=True, counts=1.0,
+                       given=True)
 
     def rolls_read(self) -> set:
         """The rolls some look at these dice read as the likeliest or at least :data:`ROLL_SEEN`
@@ -135,7 +150,8 @@ class DiceReading:
         Looks at dice lying still are not independent evidence: a face misread once is misread
         at every look, so multiplying looks would make a misread die look certain. The clearest
         look stands (a hand that half hid a die at one settle is gone at the next)."""
-        if len(self.faces) != 2 or len(other.faces) != 2 or len(self.places) != 2 or len(other.places) != 2:
+        if (self.given or len(self.faces) != 2 or len(other.faces) != 2 or len(self.places) != 2
+                or len(other.places) != 2):
             return self
         straight, crossed = self._pairings(other)
         theirs = other.faces if straight <= crossed else other.faces[::-1]

@@ -432,6 +432,37 @@ class Tracker:
         if self.state.phase == "doubled":
             self._submit(Drop(), inferred="the video ended while the double waited")
 
+    def roll_given(self, player: int, roll: tuple, **info) -> object | None:
+        """An official's word on the throw being played (the referee page, ``correct_dice``):
+        player ``player`` (1 light, 2 dark) threw ``roll``, which the dice were misread as, or
+        read too unsurely to record. A throw held as unsure is recorded as given; a throw
+        recorded is corrected (:class:`~engine.match.DiceCorrected`), and a play already
+        recorded is judged again on it: a foul of the roll given is called (RULES 7.2: it may
+        still be put right), a call made on the roll misread is no longer the verdict. From
+        then on the dice lying there read as given (:meth:`DiceReading.as_given`), so no other
+        roll they might show keeps a play of the roll given from being called. The referee's
+        ruling; ValueError when no throw of that player is being played. ``info`` goes with the
+        event (who gave the roll)."""
+        side, roll = player - 1, tuple(sorted(roll, reverse=True))
+        state = self.state
+        seen = self.dice_seen
+        if self.held is not None and state.phase in ("turn", "played") and self._due()[0] == side:
+            self.held = None
+            self.glimpses, self.turn_path = [], []
+            self.dice_seen = None if seen is None else seen.as_given(roll)
+            return self._submit(Throw(*roll), dice=list(roll), player=player, **info)
+        if state.phase not in ("moving", "played") or state.on_roll != side:
+            raise ValueError(f"no throw of player {player} is being played: the roll of a turn over is amended")
+        if tuple(sorted(state.dice, reverse=True)) == roll:
+            raise ValueError(f"player {player}'s throw is recorded as {roll[0]}-{roll[1]} already")
+        if self.held is None and seen is not None and seen.thrower in (None, COLOUR[side]):
+            self.dice_seen = seen.as_given(roll)  # not the next player's throw, held
+        if self.pending is not None:  # a play waiting to be told: judged on the roll given
+            self.pending = replace(self.pending, dice=roll, faces=(), read=set())
+        self.doubted_roll = None
+        return self._submit(DiceCorrected(*roll), player=player, dice=list(roll),
+                            recorded=sorted(state.dice, reverse=True), **info)
+
     # -- games ----------------------------------------------------------------------------
     def _at_start(self, logp: np.ndarray) -> bool:
         return self._shows(Position.start(self.state.variant), "light", logp)

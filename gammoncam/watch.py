@@ -116,7 +116,7 @@ class Watcher:
 
     def __init__(self, source: FrameSource, observer, referee, corners, *, emit: Callable[[dict], None],
                  thresholds: Thresholds = Thresholds(), on_frame: Callable | None = None,
-                 joined_at: dict | None = None):
+                 joined_at: dict | None = None, lock=None):
         self.source = source
         self.observer = observer
         self.referee = referee
@@ -125,6 +125,9 @@ class Watcher:
         self.stats = WatchStats()
         self.current = {"t": 0.0, "frame": 0, "settle_wall": None, "quiet_ms": 0.0}
         self.tracker = Tracker(referee, self._emit, thresholds, joined_at=dict(joined_at or {}))
+        # held while the tracker reads a settle, so that the page's thread gives it a roll between
+        # settles: the page's own lock (WatchDesk.lock), which the events emitted take as well
+        self.lock = lock if lock is not None else threading.RLock()
         self.on_frame = on_frame
         self.board_lost = None  # while the camera looks elsewhere: the board's gate image as last seen
         self.latest = None  # the latest frame's image (the calibration page shows it)
@@ -259,9 +262,11 @@ class Watcher:
                 if calibration is not None and not calibration.accepted:
                     continue  # which side is whose is not known yet
                 t1 = time.perf_counter()
-                self.tracker.observe(obs, frame.time, frame.index)
+                with self.lock:
+                    self.tracker.observe(obs, frame.time, frame.index)
                 stats.track_ms.append((time.perf_counter() - t1) * 1000)
-            self.tracker.finish()
+            with self.lock:
+                self.tracker.finish()
         finally:
             stats.cpu_s = time.process_time() - cpu0
             stats.wall_s = time.perf_counter() - wall0
@@ -401,7 +406,7 @@ class CallBook:
     def _take_note(self, note: dict, mode: str) -> str:
         """Book again what ``note`` (a referee log's) did to the calls; the mode from then on."""
         kind = note.get("type")
-        if kind == "amended":
+        if kind in ("amended", "dice_given"):
             self.overrule(note["withdrawn"], note["author"])
             self.record_foul({**note, "called": note.get("called", [])})
         elif kind in ("acknowledged", "call_resolved"):
@@ -522,7 +527,7 @@ class WatchDesk:
     The frame loop and the page's requests run in two threads; one lock keeps them apart.
     """
 
-    ACTIONS = ("acknowledge", "set_mode", "set_players", "calibrate", "amend_roll")
+    ACTIONS = ("acknowledge", "set_mode", "set_players", "calibrate", "amend_roll", "correct_dice")
 
     def __init__(self, referee, feed=None, box=None):
         self.referee, self.feed = referee, feed
@@ -592,6 +597,8 @@ class WatchDesk:
                 now, was = "-".join(map(str, note["dice"])), "-".join(map(str, note["was"]))
                 where = f"game {note['game']}, turn {note['turn']}"
                 return {"message": f"{where}: the roll is now {now} (was {was}){calls}"}
+            elif action == "correct_dice":  # the throw being played, misread: judged on the roll given from now on
+                return self._correct_dice(params["player"], params["dice"], author)
             else:  # calibrate
                 if self.watcher is None:
                     raise ActionRejected("no camera frame yet to read the board with these corners")
@@ -601,6 +608,39 @@ class WatchDesk:
             self.referee.note({**note, "author": author})
             self._publish(resolved if action == "acknowledge" else {**note, "author": author})
             return {"message": message}
+
+    def _correct_dice(self, player: int, dice, author: str) -> dict:
+        """The throw being played showed ``dice`` (:meth:`gammoncam.tracker.Tracker.roll_given`),
+        given between two settles (the frame loop holds this desk's lock while the tracker reads
+        one). A call made on the roll misread that the roll given overturns is overruled; one the
+        roll given makes is the referee's, and waits to be put right (RULES 7.2)."""
+        from engine.match import OpeningThrow, Throw
+        from web_ui.feed import ActionRejected
+
+        if self.watcher is None:
+            raise ActionRejected("no game is watched yet")
+        state = self.referee.state
+        was = state.dice if state.phase in ("moving", "played") and state.on_roll == player - 1 else None
+        calls = len(self.book.calls)
+        try:
+            ruling = self.watcher.tracker.roll_given(player, dice, author=author)
+        except ValueError as exc:
+            raise ActionRejected(str(exc)) from None
+        withdrawn = []
+        if ruling is not None and ruling.accepted:  # the play's calls on the roll misread, if any
+            thrown = max(k for k, e in enumerate(self.referee.events) if isinstance(e, (Throw, OpeningThrow)))
+            withdrawn = [k + 1 for k, r in self.referee.calls if k > thrown and r.kind == "illegal_play"]
+        roll = sorted(dice, reverse=True)
+        # kept with the calls it overrules, so that a watch resumed on the log books them so (CallBook.from_log)
+        self.referee.note({"type": "dice_given", "player": player, "dice": roll, "withdrawn": withdrawn,
+                           "author": author})
+        overruled = self.book.overrule(withdrawn, author)
+        for resolved in overruled:
+            self._publish(resolved)
+        message = f"player {player}'s throw is {roll[0]}-{roll[1]}" + (f" (was {was[0]}-{was[1]})" if was else "")
+        message += "".join(f"; call {r['call_id']} overruled" for r in overruled)
+        message += "".join(f"; call {c['id']}: {c['detail']}" for c in self.book.calls[calls:])
+        return {"message": message}
 
     def close(self) -> None:
         """The watch is over: the log is about to close, so no action is taken from now on."""

@@ -455,6 +455,17 @@ class DemoSession:
         now = "-".join(map(str, entry["dice"]))
         return f"{where}: the roll is now {now} (was {was[0]}-{was[1]}){recorded}"
 
+    def _act_correct_dice(self, params, author):
+        # the throw about to be played was misread: it is played with the dice given
+        player, dice = params["player"], sorted(params["dice"], reverse=True)
+        if self.phase != "play" or self.on_roll != player:
+            raise ActionRejected(f"no throw of player {player} is being played: the roll of a turn over is amended")
+        if sorted(self.dice, reverse=True) == dice:
+            raise ActionRejected(f"player {player}'s throw is {dice[0]}-{dice[1]} already")
+        was, self.dice = list(self.dice), dice
+        self._publish({"type": "dice_corrected", "player": player, "dice": dice, "recorded": was, "author": author})
+        return f"player {player}'s throw is {dice[0]}-{dice[1]} (was {was[0]}-{was[1]})"
+
     def _act_set_profile(self, params, author):
         self.profile = params["profile"]
         self._publish({"type": "profile", "profile": self.profile, "author": author})

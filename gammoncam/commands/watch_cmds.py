@@ -261,7 +261,7 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
         on_frame = paced if pace > 0 else None
         with source:
             watcher = desk.watcher = Watcher(source, observer, referee, corners, emit=emit, on_frame=on_frame,
-                                             joined_at=joined_at)
+                                             joined_at=joined_at, lock=desk.lock)
             try:
                 stats = watcher.run()
             except SourceError as exc:

@@ -17,6 +17,7 @@ from engine.transcript import parse_transcript
 from gammoncam.cli import main
 from gammoncam.decoding import Thresholds, decode, expected_classes
 from gammoncam.watch import Doubts
+from looks import look as _look, observation_of as _observation_of, two_turns as _two_turns
 from vision.dice import honest
 from vision.motion import SettleGate
 from vision.orientation import location_map
@@ -85,14 +86,6 @@ def test_the_board_as_last_seen_is_told_from_a_relit_view_of_it_and_from_other_p
     assert gate.foreign_at(cv2.convertScaleAbs(frame, alpha=1.3, beta=10), FIELD) < 0.05
     assert gate.foreign_at(np.full_like(frame, 45), FIELD) > 0.5
     assert gate.foreign_at(np.ascontiguousarray(cv2.flip(frame, 1)), FIELD) > 0.3
-
-
-def _observation_of(position: Position, mover: str, rng, noise=0.05) -> np.ndarray:
-    classes = expected_classes(position.board[None], mover, position.variant.name)[0]
-    p = np.full((26, 31), 1e-4)
-    p[np.arange(26), classes] = 1 - noise * rng.random(26)
-    p /= p.sum(axis=1, keepdims=True)
-    return np.log(p)
 
 
 def test_decode_picks_the_legal_play_from_a_noisy_observation():
@@ -522,19 +515,6 @@ def test_a_call_resting_on_part_of_the_board_waits_for_a_clearly_legal_play():
         assert tracker.in_sync is not unsure
 
 
-def _look(position_from_light, rng, dice=(), half="right", valid=1.0):
-    """A settled observation of a board with dice read surely lying in ``half``, the throw
-    counting with probability ``valid``."""
-    from vision.observation import Observation
-
-    obs = Observation.from_locations(np.exp(_observation_of(position_from_light, "light", rng)))
-    u = 0.7 if half == "right" else 0.2
-    obs.dice = [{"faces": honest(np.eye(6)[d - 1]), "flat": 1.0, "score": 0.9, "uv": [u + 0.1 * k, 0.5],
-                 "on_board": True, "half": half} for k, d in enumerate(dice)]
-    obs.throw_valid = valid if dice else 0.0
-    return obs
-
-
 def _with_cube(obs, value, location):
     """``obs`` with the cube read surely: ``value`` at ``location`` ("middle", "light", "dark")."""
     from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
@@ -580,19 +560,6 @@ def _dark_turn_tracked(tmp_path, seed: int, dice: tuple, dark_play: str, read) -
         look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
         read(look(light_opened, dice, "left")), read(look(dark_played, dice, "left")), look(dark_played),
         look(dark_played, (5, 2))])
-
-
-def _two_turns(seed: int) -> tuple:
-    """A ``look`` (:func:`_look` on a noise generator seeded ``seed``), the looks at a game's
-    first two turns, light's 3-1 (8/5 6/5) and dark's 6-4 (24/18 13/9), each thrown, played and
-    picked up, and the board after them (from light's side)."""
-    rng = np.random.default_rng(seed)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    light_played = start.apply("8/5 6/5")
-    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
-    return look, [look(start), look(start, (3, 1)), look(light_played, (3, 1)), look(light_played),
-                  look(dark_played, (6, 4), "left"), look(dark_played)], dark_played
 
 
 def test_a_game_in_progress_is_joined_only_at_dice_landing_on_the_board_last_seen_bare(tmp_path):
@@ -806,6 +773,69 @@ def test_a_play_of_another_roll_put_right_to_a_play_of_the_roll_read_is_called(t
     events, referee = _tracked(tmp_path / "stands", _two_turns(10)[1] + turn + [
         look(played_64, (5, 2), "left"), look(dark_next)])
     assert all(e.get("accepted", True) for e in events) and referee.state.position == dark_next.swapped()
+
+
+def _tracked_with_roll_given(tmp_path, looks, given_after: int, player: int, roll: tuple) -> tuple[list, object]:
+    """As :func:`_tracked`, with an official's word on the throw being played (the referee page's
+    ``correct_dice``: :meth:`gammoncam.tracker.Tracker.roll_given`) after the first ``given_after`` looks."""
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    events = []
+    referee = Referee.open(tmp_path / "log.sqlite", profile("money", condone=True))
+    tracker = Tracker(referee, events.append)
+    for t, obs in enumerate(looks):
+        if t == given_after:
+            tracker.roll_given(player, roll, author="Chief TD")
+        tracker.observe(obs, float(t))
+    return events, referee
+
+
+def test_a_throw_misread_is_judged_on_the_roll_an_official_gives(tmp_path):
+    """Light's 6-1 is read surely as 6-4 and recorded; light plays 13/7 8/7, the 6-1's play. Left
+    so, the play is called (RULES 3.1: a foul of the 6-4 recorded), a false call. An official who
+    sees the 1 corrects the dice while light plays: the throw is 6-1 (a ``dice_corrected``), the
+    dice still lying there read as given, and the play is recorded with no call."""
+    look, opening, dark_played = _two_turns(10)
+    played = dark_played.apply("13/7 8/7")
+    looks = opening + [look(dark_played, (6, 4)), look(played, (6, 4)), look(played), look(played, (5, 2), "left")]
+    events, _ = _tracked(tmp_path, looks)
+    assert [(e["type"], e["reason"]) for e in events if not e.get("accepted", True)] == [("play", "no_such_play")]
+    (tmp_path / "given").mkdir()
+    events, referee = _tracked_with_roll_given(tmp_path / "given", _two_turns(10)[1] + looks[6:], 7, 1, (1, 6))
+    corrected = next(e for e in events if e["type"] == "dice_corrected")
+    assert (corrected["dice"], corrected["recorded"], corrected["author"], corrected["accepted"]) == (
+        [6, 1], [6, 4], "Chief TD", True)
+    assert all(e.get("accepted", True) for e in events)
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([6, 1], "13/7* 8/7")
+    assert referee.state.dice == (5, 2) and referee.state.on_roll == 1
+    with pytest.raises(ValueError, match="no throw of player 1 is being played"):
+        from gammoncam.tracker import Tracker
+        Tracker(referee, events.append).roll_given(1, (4, 3))
+
+
+def test_a_throw_held_as_unsure_is_recorded_as_an_official_gives_it(tmp_path):
+    """Light's 6-1 is held (the 1 half read as a 4) and played 13/7 13/9, a 6-4's play: on the
+    faces alone it is recorded as the 6-4 it fits, with a doubt (the test above). An official who
+    saw the 1 gives the roll while the throw is held: 6-1 is recorded at once, and the play, a
+    foul of it, is called (RULES 3.1) while it may still be put right (7.2)."""
+    look, opening, dark_played = _two_turns(10)
+    played_64 = dark_played.apply("13/7 13/9")
+
+    def unsure(position):
+        obs = look(position, (6, 1))
+        obs.dice[1]["faces"] = honest(np.array([0.90, 0.0, 0.0, 0.07, 0.03, 0.0]))
+        return obs
+
+    looks = opening + [unsure(dark_played), unsure(played_64), look(played_64)]
+    events, referee = _tracked_with_roll_given(tmp_path, looks, 7, 1, (6, 1))
+    assert [e["type"] for e in events].count("throw_unsure") == 1
+    given = [e for e in events if e.get("author") == "Chief TD"]
+    assert [(e["type"], e["dice"], e["player"]) for e in given] == [("throw", [6, 1], 1)]
+    assert [(e["type"], e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [
+        ("play", "no_such_play", 1)]
+    assert referee.state.dice == (6, 1) and referee.state.pending == "no_such_play"
 
 
 def test_turns_whose_dice_are_never_read_are_read_off_the_board(tmp_path):

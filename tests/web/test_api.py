@@ -262,6 +262,15 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     call = feed.state()["calls"][-1]
     assert (call["turn"], call["pending"], call["resolution"]) == (first["turn"], False, "recorded")
     assert feed.state()["plays"][0] == {**first, "dice": sorted(foul["dice"], reverse=True), "amended_by": "referee"}
+    # the throw being played, misread: corrected before it is played, for its player only
+    roll = play_until(demo, "roll")
+    dice = [6, 5] if sorted(roll["dice"]) != [5, 6] else [4, 3]
+    other = client.post("/api/referee/correct_dice", json={"player": 3 - roll["player"], "dice": dice},
+                        headers=bearer())
+    assert other.status_code == 409 and "no throw of player" in other.get_json()["error"]
+    answer = client.post("/api/referee/correct_dice", json={"player": roll["player"], "dice": dice}, headers=bearer())
+    assert answer.status_code == 200 and feed.state()["dice"] == dice, answer.get_json()
+    assert feed.events_since(0)[-2]["type"] == "dice_corrected"
     for action, body in [("set_profile", {"profile": "money"}), ("set_match_length", {"match_length": 11}),
                          ("set_players", {"player1": "Ann", "player2": "Bo"}), ("new_game", {}),
                          ("calibrate", {"corners": [[1, 2], [3, 4], [5, 6], [7, 8]]}),
@@ -272,8 +281,9 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     assert state["variant"] == "long" and state["match_length"] == 5 and state["players"]["1"] == "Ann"
     assert state["profile"] == "money" and state["pips"] == {"1": 360, "2": 360}
     assert feed.corners == [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]
-    assert set(ACTIONS) == {"acknowledge", "undo", "correct", "enter_play", "amend_roll", "set_profile",
-                            "set_players", "set_match_length", "new_game", "new_match", "set_mode", "calibrate"}
+    assert set(ACTIONS) == {"acknowledge", "undo", "correct", "enter_play", "amend_roll", "correct_dice",
+                            "set_profile", "set_players", "set_match_length", "new_game", "new_match", "set_mode",
+                            "calibrate"}
 
 
 def test_handler_rejection_status_passes_through(feed):

@@ -86,7 +86,8 @@ def test_silent_mode_players_and_what_the_watch_refuses(desk, tmp_path):
     assert act(client, "set_players", player1="Ana", player2="Bea").status_code == 200
     assert desk.feed.state()["players"] == {"1": "Ana", "2": "Bea"}
     assert '[Player 1 "Ana"]' in transcript_text(desk.referee)
-    assert desk.feed.state()["actions"] == ["acknowledge", "set_mode", "set_players", "calibrate", "amend_roll"]
+    assert desk.feed.state()["actions"] == ["acknowledge", "set_mode", "set_players", "calibrate", "amend_roll",
+                                           "correct_dice"]
     for action, body in (("undo", {}), ("correct", {"play": "8/5 6/5"}), ("new_game", {})):
         refused = act(client, action, **body)
         assert refused.status_code == 409 and "the record follows the board" in refused.get_json()["error"]
@@ -186,6 +187,46 @@ def test_a_watch_resumed_on_its_log_books_its_calls_as_they_stood(tmp_path, dark
     client = create_app(feed, token=TOKEN).test_client()
     assert act(client, "acknowledge", call_id=4).status_code == 200 and box.cleared == [41]
     again.close()
+
+
+def test_the_dice_being_played_are_corrected_on_the_page_and_a_call_on_the_misread_falls(tmp_path):
+    """Light's 6-1 was read surely as 6-4 and its play, 13/7 8/7, called (RULES 3.1) before light
+    picked the dice up: the box lights. The official, who sees the 1, corrects the dice on the page
+    while the turn is still light's: the play is judged again on 6-1, the call is overruled and
+    its light goes out; the log keeps the correction (an event) and who made it (a note), and a
+    watch resumed on the log books the call as overruled. Dark's dice cannot be corrected before
+    dark throws, nor light's to what they are already."""
+    from looks import two_turns
+
+    referee = Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=3, condone=True))
+    feed, box = LiveFeed(empty_state()), Box()
+    desk = WatchDesk(referee, feed, box)
+    client = create_app(feed, token=TOKEN).test_client()
+    desk.watcher = Watcher(None, None, referee, None, emit=desk.hear, lock=desk.lock)
+    look, opening, dark_played = two_turns(10)
+    played = dark_played.apply("13/7 8/7")
+    for t, obs in enumerate(opening + [look(dark_played, (6, 4)), look(played)]):
+        desk.watcher.tracker.observe(obs, float(t))
+    assert [c["reason"] for c in feed.state()["calls"]] == ["no_such_play"] and box.lit == ["ILLEGAL_PLAY"]
+    refused = act(client, "correct_dice", player=2, dice=[5, 2])
+    assert refused.status_code == 409 and "no throw of player 2 is being played" in refused.get_json()["error"]
+    same = act(client, "correct_dice", player=1, dice=[4, 6])
+    assert same.status_code == 409 and "already" in same.get_json()["error"]
+    assert act(client, "correct_dice", player=1, dice="6").status_code == 422
+    answer = act(client, "correct_dice", player=1, dice=[1, 6])
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["message"] == "player 1's throw is 6-1 (was 6-4); call 1 overruled"
+    call = feed.state()["calls"][0]
+    assert (call["pending"], call["resolution"], call["overruled_by"]) == (False, "overruled", "Chief TD")
+    assert box.cleared == [41] and feed.state()["dice"] == [6, 1] and referee.state.pending is None
+    assert "61: 13/7* 8/7" in transcript_text(referee)
+    referee.close()
+    with Referee.open(tmp_path / "log.sqlite") as again:
+        assert type(again.events[-1]).__name__ == "DiceCorrected" and again.state.dice == (6, 1)
+        assert [(n["type"], n["dice"], n["withdrawn"], n["author"]) for n in again.notes if "dice" in n] == [
+            ("dice_given", [6, 1], [7], "Chief TD")]
+        resumed = WatchDesk(again, LiveFeed(empty_state()), Box())
+        assert resumed.book.calls == desk.book.calls and resumed.book.box.lit == []
 
 
 def test_the_page_names_the_watched_position_by_its_ids(desk):

@@ -93,6 +93,13 @@
     }));
   }
 
+  function followThrow(state) {
+    // the correct-dice form names whose throw is being played: the one recorded, else the one seen
+    const form = document.querySelector("form[data-action=correct_dice]");
+    const player = state.dice && state.dice.length ? state.on_roll : (state.dice_seen && state.dice_seen.player);
+    if (player && !form.contains(document.activeElement)) form.elements.player.value = String(player);
+  }
+
   function renderActions(state) {
     // a watched game offers only the actions that leave its record to the board (state.actions)
     const allowed = state.actions;
@@ -107,6 +114,7 @@
     GC.lastState = state;
     GC.drawBoard($("#board"), state);
     renderActions(state);
+    followThrow(state);
     renderWarnings(state);
     renderDoubts(state);
     const call = state.call;
