@@ -323,6 +323,21 @@ def test_the_referee_page_lists_the_doubts_that_could_hide_a_foul_first(server, 
     assert fields() == ["2", "8", "2", "6-3", True]
 
 
+def test_the_correct_dice_form_names_whose_throw_is_being_played(server, page, feed):
+    """The referee page's "Correct dice" names the player whose throw is being played: the one
+    held as unsure (``dice_seen``), then the one recorded, so the official types only the dice."""
+    from web_ui.board import empty_state
+
+    page.goto(server.url + "/referee")
+    page.wait_for_selector("#conn >> text=live")
+    player = "form[data-action=correct_dice] [name=player]"
+    feed.publish({"type": "throw_unsure", "dice": [6, 4], "player": 2},
+                 {**empty_state(), "on_roll": 1, "dice": [], "dice_seen": {"dice": [6, 4], "player": 2}})
+    page.wait_for_function(f"() => document.querySelector('{player}').value === '2'")
+    feed.publish({"type": "roll", "dice": [5, 2], "player": 1}, {**empty_state(), "on_roll": 1, "dice": [5, 2]})
+    page.wait_for_function(f"() => document.querySelector('{player}').value === '1'")
+
+
 def test_overlay_background_is_transparent(server, browser, demo):
     play_until(demo, "call")
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
