@@ -251,10 +251,16 @@ class Tracker:
     # Where the match stood when watching began, for a match joined between games: the first
     # game's score and whether the Crawford game was already played (NewGame's fields).
     joined_at: dict = field(default_factory=dict)
+    # True from a watch started on a log that holds a game in progress till its first settle,
+    # which tells whether the board is still where the record left it (:meth:`_resume`).
+    resumed: bool = False
     stats: dict = field(default_factory=lambda: {"observations": 0, "legal": 0, "illegal": 0, "unclear": 0,
                                                 "unclear_resolved": 0, "benefit_of_doubt": 0})
     t: float = 0.0
     frame: int = 0
+
+    def __post_init__(self):
+        self.resumed = self.state.phase not in ("ready", "game_over")
 
     @property
     def state(self):
@@ -293,6 +299,8 @@ class Tracker:
         obs = self._on_the_table(obs)
         logp = log_probs(obs)
         self.last_logp, self.last_mixed = logp, obs.mixed
+        if self.resumed:
+            self._resume(logp, read_dice(obs))
         place = cube_place(obs)
         if place is not None and read_dice(obs) is None:
             self.cube_place_without_dice = place
@@ -511,6 +519,41 @@ class Tracker:
         self.offered_with_throw = False
         self.glimpses, self.turn_path, self.joined = [], [], False
         self._submit(EndUnseen(), inferred=why)
+
+    def _resume(self, logp: np.ndarray, dice) -> None:
+        """The first settle of a watch started again on its log with a game in progress (the
+        camera vanished, the program was stopped): the board may have moved on meanwhile. Where it
+        shows what the record left (the board before the turn due, or the throw being played,
+        played legally or not yet), the record goes on, and dice (``dice``: :func:`read_dice`)
+        lying in the half of the player whose throw the record holds, or showing its roll, are
+        that throw, not a new one (a throw of the other player's in the wrong half, called).
+        Otherwise turns went unseen, and judged
+        against the record they could only be called wrongly (a throw taken for a second one in
+        the turn left open: ``already_thrown``), so the game is ended unseen and joined again at
+        the next throw that lands on this board, bare (as :meth:`_record_lost` does): a gap the
+        official can see, with a warning."""
+        self.resumed = False
+        state = self.state
+        if state.phase == "opening":
+            agrees = self._at_start(logp)
+        elif state.phase in ("turn", "played"):
+            due, before = self._due()
+            agrees = self._shows(before, COLOUR[due], logp)
+        else:  # a throw being played, or a double waiting for its answer: seen from the player on roll
+            mover = COLOUR[state.on_roll]
+            agrees = self._shows(state.position, mover, logp) or (
+                state.phase == "moving" and decode(state.position, state.dice, mover, logp, self.thresholds).kind
+                == "legal")
+        if agrees:
+            if isinstance(dice, DiceReading) and state.phase in ("moving", "played") and (
+                    dice.thrower == COLOUR[state.on_roll] or sorted(dice.values) == sorted(state.dice)):
+                self.dice_seen = dice
+            return
+        self._end_unseen("the watch started again on a board that has moved on since the record's last event")
+        self.note("warning", text="the board is no longer where the record left the game when the watch stopped: "
+                                  "the turns between went unseen, so the game is joined again at the next throw")
+        if dice is None:
+            self.bare_board = free_reading(logp)[0]
 
     def _record_lost(self, logp: np.ndarray) -> bool:
         """Whether the record, out of sync (a play taken on the benefit of the doubt), has lost

@@ -562,6 +562,45 @@ def _dark_turn_tracked(tmp_path, seed: int, dice: tuple, dark_play: str, read) -
         look(dark_played, (5, 2))])
 
 
+def test_a_watch_started_again_on_its_log_goes_on_where_the_record_left_the_game(tmp_path):
+    """The watch stopped (a camera gone, the program closed) with dark's 6-4 thrown and recorded,
+    and is started again on its log. Still lying there, dark's dice are that throw, not a new one
+    in dark's half (a re-roll called on light: a false call), and the game goes on: dark's play,
+    light's throw, nothing called. If the board has moved on meanwhile (light's 5-2 and dark's
+    next turn played unseen), judging them against the record could only call wrongly: the game
+    is ended unseen, with a warning, and joined again at the next throw landing on the board."""
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    look, opening, dark_played = _two_turns(12)
+    light_played = Position.start().apply("8/5 6/5")
+    later = dark_played.apply("13/8 13/11").swapped().apply("24/20 13/10").swapped()  # two turns unseen
+    for name, looks in (("same", [look(dark_played, (6, 4), "left"), look(dark_played), look(dark_played, (5, 2))]),
+                        ("moved", [look(later, (3, 3)), look(later), look(later, (6, 1)), look(later.apply("13/7 8/7"))])):
+        log = tmp_path / f"{name}.sqlite"
+        with Referee.open(log, profile("money", condone=True)) as referee:
+            first = Tracker(referee)
+            for t, obs in enumerate(opening[:4] + [look(light_played, (6, 4), "left")]):
+                first.observe(obs, float(t))
+            assert referee.state.phase == "moving" and referee.state.dice == (6, 4)
+        events = []
+        with Referee.open(log) as referee:
+            tracker = Tracker(referee, events.append)
+            assert tracker.resumed
+            for t, obs in enumerate(looks, 10):
+                tracker.observe(obs, float(t))
+        assert all(e.get("accepted", True) for e in events), name
+        kinds = [e["type"] for e in events]
+        if name == "same":
+            assert [(e["type"], e.get("play") or e.get("dice")) for e in events if "accepted" in e] == [
+                ("play", "24/18 13/9"), ("throw", [5, 2])]
+        else:
+            assert kinds[:2] == ["game_end_unseen", "warning"] and "game_start" in kinds
+            assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"] == [
+                (1, [6, 1], "13/7* 8/7")]
+
+
 def test_a_game_in_progress_is_joined_only_at_dice_landing_on_the_board_last_seen_bare(tmp_path):
     """Watching begins mid-game. Dice read on a board that changed since it was last seen bare
     may be a throw already played (vid 7305: light's 6-2 read only after its play, joined as a
