@@ -1043,7 +1043,7 @@ class Tracker:
         self.unseen = read
         return True
 
-    def _danced_after_unseen(self, logp: np.ndarray) -> bool:
+    def _danced_after_unseen(self, logp: np.ndarray, glimpsed: DiceReading | None = None) -> bool:
         """With a turn read off the board waiting (:attr:`unseen`) and the board no single turn
         of its player's: whether it shows a second play of theirs on top of the one read, clearly
         legal for some roll, while the other player, on the bar, has rolls that leave no play.
@@ -1052,8 +1052,13 @@ class Tracker:
         of the dancer's dice where there is one), and the second play is kept as read off the
         board (vid 9205, dice 9 px: light's 4-3 read off the board, dark's 4-4 dance glimpsed,
         light's 2-1; dark's next throw was judged against light's two plays, and the record was
-        lost)."""
+        lost). Not while the dice ``glimpsed`` now are the turn's own, still lying where they were
+        glimpsed with it: nobody threw since, and the turn goes on (vid 9708: light's 5-5 borne
+        off a checker at a time, read as three turns of light's with two dances of dark's between)."""
         side, after = self.unseen.side, self.unseen.decision.position
+        own = self.unseen.glimpse
+        if glimpsed is not None and own is not None and own.thrower == COLOUR[side] and own.same_throw(glimpsed):
+            return False
         theirs, dancer_before = 1 - side, after.swapped()
         unglimpsed = self._dance_unglimpsed(dancer_before)
         if unglimpsed is None or self._margin(after, COLOUR[side], logp) < self.thresholds.call:
@@ -1171,7 +1176,7 @@ class Tracker:
         if read.decision.kind == "legal":
             self.unseen = read
         elif phase in ("turn", "played"):
-            self._danced_unseen(logp) or (self.unseen is not None and self._danced_after_unseen(logp))
+            self._danced_unseen(logp) or (self.unseen is not None and self._danced_after_unseen(logp, glimpsed))
 
     def _first_turn_missed(self, thrower: int | None, logp: np.ndarray) -> bool:
         """Whether a throw in long nardy, before any game is followed on a board seen set up,

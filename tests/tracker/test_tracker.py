@@ -2536,6 +2536,32 @@ def test_a_dance_between_two_turns_read_off_the_board(tmp_path, dance_glimpsed):
     assert referee.state.dice == (5, 3) and referee.state.on_roll == 1
 
 
+def test_a_double_played_a_checker_at_a_time_under_its_dice_glimpsed_is_one_turn(tmp_path):
+    """RULES 3.2 and 7.1: dark on the bar before light's closed board; light's 4-4, its dice only
+    glimpsed, lying still, is played a checker at a time with a settle after each (13/9, then
+    13/9 again, ...). The first checker's move looks like a whole turn (a 3-1's), the next ones
+    like a second turn on top of it, but nobody threw between: the dice lie where they were
+    glimpsed. One turn is recorded, 13/9(3) 9/5, then dark's throw; no dance of dark's is made up
+    between (vid 9708, a board 230 px wide: light's 5-5 bear-off recorded as a 4-1, a dance, a
+    6-5, a dance and a 3-2)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(26)
+    closed = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
+                      opponent_bar=1)
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(closed.swapped()))  # condoned: the test needs light's closed board, light on roll
+    steps = [closed.apply(play) for play in ("13/9", "13/9(2)", "13/9(3)", "13/9(3) 9/5")]
+    looks = [_look(closed, rng), _glimpsed(_look(closed, rng), (4, 4), "right"),
+             *(_glimpsed(_look(board, rng), (4, 4), "right") for board in steps),
+             _look(steps[-1], rng), _look(steps[-1], rng, (5, 3), "left")]
+    events, referee = _after_setup(tmp_path, setup, looks)
+    moves = [(e["type"], e.get("player"), e.get("play")) for e in events if e["type"] in ("throw", "play")]
+    assert moves == [("throw", 1, None), ("play", 1, "13/9(2) 13/5"), ("throw", 2, None)]
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert referee.state.dice == (5, 3) and referee.state.on_roll == 1
+
+
 @pytest.mark.parametrize("thrown, faces, recorded", [
     ((6, 6), ([0.0, 0.0, 0.0, 0.0, 0.02, 0.98], [0.0, 0.0, 0.0, 0.7, 0.03, 0.27]), [6, 6]),  # read 6-4, enters
     ((2, 1), ([0.0, 0.28, 0.7, 0.0, 0.02, 0.0], [0.28, 0.7, 0.0, 0.0, 0.02, 0.0]), [3, 2]),  # read 3-2, dances
