@@ -228,7 +228,7 @@ def main() -> int:
         seen = parse_transcript(seen_path.read_text())
         with Referee.open(Path(tmp) / "log.sqlite") as logged:  # the moments noted for a second look
             doubts = [{k: note[k] for k in ("t", "game", "turn", "player", "what", *DICE_DOUBT) if k in note}
-                      for note in logged.notes]
+                      for note in logged.notes if "what" in note]
     # The render's truth: throws that came to rest not counting (RULES 2.3), each matched by a
     # re-roll call on its thrower at most REROLL_WITHIN seconds later.
     invalid = [(t - t0, thrower) for t, thrower in invalid_throws(vdir / "frames.jsonl") if t >= t0]
