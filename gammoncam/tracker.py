@@ -464,7 +464,7 @@ class Tracker:
         if tuple(sorted(state.dice, reverse=True)) == roll:
             raise ValueError(f"player {player}'s throw is recorded as {roll[0]}-{roll[1]} already")
         if self.held is None and seen is not None and seen.thrower in (None, COLOUR[side]):
-            self.dice_seen = seen.as_given(roll)  # not the next player's throw, held
+            self.dice_seen = seen.as_given(roll)  # this throw's dice (a throw held is the next player's)
         if self.pending is not None:  # a play waiting to be told: judged on the roll given
             self.pending = replace(self.pending, dice=roll, faces=(), read=set())
         self.doubted_roll = None
@@ -527,11 +527,11 @@ class Tracker:
         played legally or not yet), the record goes on, and dice (``dice``: :func:`read_dice`)
         lying in the half of the player whose throw the record holds, or showing its roll, are
         that throw, not a new one (a throw of the other player's in the wrong half, called).
-        Otherwise turns went unseen, and judged
-        against the record they could only be called wrongly (a throw taken for a second one in
-        the turn left open: ``already_thrown``), so the game is ended unseen and joined again at
-        the next throw that lands on this board, bare (as :meth:`_record_lost` does): a gap the
-        official can see, with a warning."""
+        Otherwise turns went unseen, and judged against the record they could only be called
+        wrongly (a throw taken for a second one in the turn left open: ``already_thrown``), so
+        the game is ended unseen and joined again at the next throw that lands on this board,
+        bare (as :meth:`_record_lost` does): a gap the official can see, with a warning (vid 9701
+        stopped at 40% and started again at once, and at 45%: a false call each before)."""
         self.resumed = False
         state = self.state
         if state.phase == "opening":

@@ -372,8 +372,8 @@ class CallBook:
         """The calls of a watch resumed on its log (``referee``, opened from it), booked again as
         they stood: every call among the log's verdicts, numbered as before and ``logged`` if made
         in silent mode, then closed as its notes say (acknowledged, resolved by the watch, overruled
-        or recorded by an amended roll). Those still pending light the box again: nobody has put
-        them right or acknowledged them yet.
+        or recorded by an amended roll, overruled by dice given). Those still pending light the
+        box again: nobody has put them right or acknowledged them yet.
 
         >>> from engine.match import NewGame, OpeningThrow, Played
         >>> from engine.profiles import profile

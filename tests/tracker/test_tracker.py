@@ -576,8 +576,9 @@ def test_a_watch_started_again_on_its_log_goes_on_where_the_record_left_the_game
     look, opening, dark_played = _two_turns(12)
     light_played = Position.start().apply("8/5 6/5")
     later = dark_played.apply("13/8 13/11").swapped().apply("24/20 13/10").swapped()  # two turns unseen
-    for name, looks in (("same", [look(dark_played, (6, 4), "left"), look(dark_played), look(dark_played, (5, 2))]),
-                        ("moved", [look(later, (3, 3)), look(later), look(later, (6, 1)), look(later.apply("13/7 8/7"))])):
+    same = [look(dark_played, (6, 4), "left"), look(dark_played), look(dark_played, (5, 2))]
+    moved = [look(later, (3, 3)), look(later), look(later, (6, 1)), look(later.apply("13/7 8/7"))]
+    for name, looks in (("same", same), ("moved", moved)):
         log = tmp_path / f"{name}.sqlite"
         with Referee.open(log, profile("money", condone=True)) as referee:
             first = Tracker(referee)
