@@ -757,6 +757,13 @@ def test_one_die_glimpsed_tells_which_roll_made_an_unseen_play(tmp_path):
     assert not [e for e in events if e["type"] == "call"]
 
 
+def _six_one_held(look, position):
+    """``look`` at ``position`` with light's 6-1 on view, the 1 read half as a 4: held as unsure."""
+    obs = look(position, (6, 1))
+    obs.dice[1]["faces"] = honest(np.array([0.90, 0.0, 0.0, 0.07, 0.03, 0.0]))
+    return obs
+
+
 def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_path):
     """RULES 3.1: light's 6-1 is held (the 1 half read as a 4), then played 13/7 8/6, a 6-2
     play; 6-2 is not what the faces allow, and the play is illegal for 6-1 and for 6-4 alike:
@@ -765,10 +772,7 @@ def test_a_foul_on_a_throw_held_as_unsure_is_judged_against_the_roll_read(tmp_pa
     look, opening, dark_played = _two_turns(10)
     fouled = dark_played.apply("13/7 8/6")
 
-    def unsure(position):
-        obs = look(position, (6, 1))
-        obs.dice[1]["faces"] = honest(np.array([0.90, 0.0, 0.0, 0.07, 0.03, 0.0]))
-        return obs
+    unsure = lambda position: _six_one_held(look, position)
 
     events, referee = _tracked(tmp_path, opening + [unsure(dark_played), unsure(fouled), look(fouled)])
     assert [e["probability"] < 0.99 for e in events if e["type"] == "throw_unsure"] == [True]
@@ -795,10 +799,7 @@ def test_a_play_of_another_roll_put_right_to_a_play_of_the_roll_read_is_called(t
     played_64, right = dark_played.apply("13/7 13/9"), dark_played.apply("13/7 8/7")
     dark_next = right.swapped().apply("bar/23 13/8").swapped()
 
-    def unsure(position):
-        obs = look(position, (6, 1))
-        obs.dice[1]["faces"] = honest(np.array([0.90, 0.0, 0.0, 0.07, 0.03, 0.0]))
-        return obs
+    unsure = lambda position: _six_one_held(look, position)
 
     turn = [unsure(dark_played), unsure(played_64), look(played_64)]
     events, referee = _tracked(tmp_path, opening + turn + [look(right), look(right, (5, 2), "left"),
@@ -863,10 +864,7 @@ def test_a_throw_held_as_unsure_is_recorded_as_an_official_gives_it(tmp_path):
     look, opening, dark_played = _two_turns(10)
     played_64 = dark_played.apply("13/7 13/9")
 
-    def unsure(position):
-        obs = look(position, (6, 1))
-        obs.dice[1]["faces"] = honest(np.array([0.90, 0.0, 0.0, 0.07, 0.03, 0.0]))
-        return obs
+    unsure = lambda position: _six_one_held(look, position)
 
     looks = opening + [unsure(dark_played), unsure(played_64), look(played_64)]
     events, referee = _tracked_with_roll_given(tmp_path, looks, 7, 1, (6, 1))
