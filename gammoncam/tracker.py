@@ -750,6 +750,13 @@ class Tracker:
         if self.state.phase == "opening":
             d1, d2 = dice.values
             if d1 == d2:
+                if dice.likely()[1] < HOLD or not dice.legible:
+                    # A tie read unsurely may be the opening's roll with a die misread (vid 9709: a
+                    # 6-5 read 5-5, the 6 at 0.19): held, a tie if the dice are picked up from the
+                    # start, else the opening that explains the play (:meth:`_resolve_held`).
+                    self.held = dice
+                    self.note("throw_unsure", probability=round(dice.likely()[1], 3), **info)
+                    return
                 self.note("opening_tie", **info)
                 return
             first = thrower if thrower is not None else 0
@@ -910,7 +917,8 @@ class Tracker:
 
     def _resolve_held(self, logp: np.ndarray) -> None:
         """The turn of a throw held as unsure (or an opening held as first read after the board
-        left the start) ended: record the roll that, with its likeliest legal play, best
+        left the start, or as a tie read unsurely: a tie after all if nothing was played) ended:
+        record the roll that, with its likeliest legal play, best
         explains both the dice's faces and the board (:meth:`_roll_explaining`), then read the play.
         A throw that may not have counted (a die perhaps cocked), picked up with the board as it
         was though the roll could be played, did not count: the players threw again (RULES 2.3)."""
@@ -918,6 +926,10 @@ class Tracker:
         path, self.turn_path = self.turn_path, []  # the boards seen on the way were this turn's
         state = self.state
         if state.phase == "opening":  # each player's die, light's first; the higher moves first (RULES 2.1)
+            if held.values[0] == held.values[1] and self._at_start(logp):
+                self.note("opening_tie", dice=list(held.values), player=None if held.thrower is None
+                          else COLOUR.index(held.thrower) + 1)  # picked up with nothing played: thrown again
+                return
             first = COLOUR.index(held.thrower) if held.thrower else 0
             if self._opening_passed(COLOUR[first], logp):
                 self._end_unseen("the first throw seen came turns after the opening: the game is joined at a throw")

@@ -757,6 +757,36 @@ def test_one_die_glimpsed_tells_which_roll_made_an_unseen_play(tmp_path):
     assert not [e for e in events if e["type"] == "call"]
 
 
+@pytest.mark.parametrize("played", [True, False])
+def test_an_opening_tie_read_unsurely_is_told_by_the_play(tmp_path, played):
+    """RULES 2.1: dark's opening 6-5 is read 5-5, the 6 at 0.19 (a board 260 px wide): a tie
+    read so unsurely is held, not noted as a tie at once. Played 24/13 and picked up, it was no
+    tie: the opening is recorded as the 6-5 that explains the play (vid 9709: the tie noted, the
+    opening and light's 5-5 after it went unrecorded and the record was lost). Picked up from the
+    start with nothing played, it was a tie, and light's 3-1 thrown next is the opening."""
+    rng = np.random.default_rng(27)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    dark_played = start.swapped().apply("24/13").swapped()
+
+    def tie(position):
+        obs = look(position, (5, 5), "left")
+        obs.dice[0]["faces"] = honest(np.array([0.015, 0.015, 0.056, 0.015, 0.709, 0.19]))
+        return obs
+
+    after = dark_played if played else start
+    looks = [look(start), tie(start), tie(after), look(after)]
+    looks += [look(dark_played, (5, 2))] if played else [look(start, (3, 1)), look(start.apply("8/5 6/5"))]
+    events, referee = _tracked(tmp_path, looks)
+    assert not [e for e in events if not e.get("accepted", True)]
+    openings = [(e["player"], e["dice"]) for e in events if e["type"] == "opening"]
+    if played:
+        assert openings == [(2, [6, 5])] and "opening_tie" not in [e["type"] for e in events]
+        assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [(2, "24/13")]
+    else:
+        assert [e["type"] for e in events].count("opening_tie") == 1 and openings == [(1, [3, 1])]
+
+
 def _six_one_held(look, position):
     """``look`` at ``position`` with light's 6-1 on view, the 1 read half as a 4: held as unsure."""
     obs = look(position, (6, 1))
