@@ -449,20 +449,30 @@ class Tracker:
         still be put right), a call made on the roll misread is no longer the verdict. From
         then on the dice lying there read as given (:meth:`DiceReading.as_given`), so no other
         roll they might show keeps a play of the roll given from being called. The referee's
-        ruling; ValueError when no throw of that player is being played. ``info`` goes with the
-        event (who gave the roll)."""
+        ruling; ValueError when no throw of that player is being played. An opening throw held
+        (a tie read unsurely, or first read after the board left the start) is recorded as the
+        given player's opening roll. ``info`` goes with the event (who gave the roll)."""
         side, roll = player - 1, tuple(sorted(roll, reverse=True))
         state = self.state
         seen = self.dice_seen
-        if self.held is not None and state.phase in ("turn", "played") and self._due()[0] == side:
+        opening = state.phase == "opening"
+        if self.held is not None and (opening or (state.phase in ("turn", "played") and self._due()[0] == side)):
+            if opening and roll[0] == roll[1]:
+                raise ValueError("an opening throw is never a double: equal numbers are thrown again (RULES 2.1)")
             self.held = None
             self.glimpses, self.turn_path = [], []
             self.dice_seen = None if seen is None else seen.as_given(roll)
-            return self._submit(Throw(*roll), dice=list(roll), player=player, **info)
+            # the opening: each player's die, light's first; the player given threw the higher (RULES 2.1)
+            event = (Throw(*roll) if not opening else OpeningThrow(*roll) if side == 0
+                     else OpeningThrow(roll[1], roll[0]))
+            return self._submit(event, dice=list(roll), player=player, **info)
         if state.phase not in ("moving", "played") or state.on_roll != side:
             raise ValueError(f"no throw of player {player} is being played: the roll of a turn over is amended")
         if tuple(sorted(state.dice, reverse=True)) == roll:
             raise ValueError(f"player {player}'s throw is recorded as {roll[0]}-{roll[1]} already")
+        if roll[0] == roll[1] and isinstance(
+                next(e for e in reversed(self.referee.events) if isinstance(e, (Throw, OpeningThrow))), OpeningThrow):
+            raise ValueError("an opening throw is never a double: equal numbers are thrown again (RULES 2.1)")
         if self.held is None and seen is not None and seen.thrower in (None, COLOUR[side]):
             self.dice_seen = seen.as_given(roll)  # this throw's dice (a throw held is the next player's)
         if self.pending is not None:  # a play waiting to be told: judged on the roll given
@@ -527,7 +537,9 @@ class Tracker:
         played legally or not yet), the record goes on, and dice (``dice``: :func:`read_dice`)
         lying in the half of the player whose throw the record holds, or showing its roll, are
         that throw, not a new one (a throw of the other player's in the wrong half, called).
-        Otherwise turns went unseen, and judged against the record they could only be called
+        Between turns, one turn of the player due played meanwhile is read off the board, as a
+        turn whose throw went unseen is (a watch started again a few seconds late). Otherwise
+        turns went unseen, and judged against the record they could only be called
         wrongly (a throw taken for a second one in the turn left open: ``already_thrown``), so
         the game is ended unseen and joined again at the next throw that lands on this board,
         bare (as :meth:`_record_lost` does): a gap the official can see, with a warning (vid 9701
@@ -539,6 +551,12 @@ class Tracker:
         elif state.phase in ("turn", "played"):
             due, before = self._due()
             agrees = self._shows(before, COLOUR[due], logp)
+            if not agrees and self._read_off_board([(due, before, roll) for roll in ROLLS],
+                                                   logp).decision.kind == "legal":
+                # one turn of the player due played while the watch was away: read off the board
+                # as any turn whose throw went unseen is (:meth:`_unseen_turn`, :meth:`_missed_turn`),
+                # the dice on view a throw of that turn or after it
+                return
         else:  # a throw being played, or a double waiting for its answer: seen from the player on roll
             mover = COLOUR[state.on_roll]
             agrees = self._shows(state.position, mover, logp) or (

@@ -602,6 +602,39 @@ def test_a_watch_started_again_on_its_log_goes_on_where_the_record_left_the_game
                 (1, [6, 1], "13/7* 8/7")]
 
 
+def test_a_watch_started_again_a_turn_late_reads_that_turn_off_the_board(tmp_path):
+    """The watch stopped after dark's 6-4 was played and picked up, and started again on its log
+    once light had thrown 5-2 and played 13/8 13/11 (a camera reconnected a few seconds late).
+    That one turn is read off the board as any turn whose throw went unseen (RULES 3.1: the play
+    a 5-2's), whether light's dice still lie there, were picked up, or dark has thrown since,
+    and dark's 6-1 is judged after it: no gap in the record, nothing called (before: the game
+    ended unseen, joined again only at a later throw)."""
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.tracker import Tracker
+
+    look, opening, dark_played = _two_turns(12)
+    light_played = dark_played.apply("13/8 13/11")
+    dark_next = light_played.swapped().apply("13/7 8/7").swapped()
+    dark_throws = [look(light_played, (6, 1), "left"), look(dark_next, (6, 1), "left"), look(dark_next)]
+    for name, looks in (("dice lying", [look(light_played, (5, 2)), look(light_played)] + dark_throws),
+                        ("picked up", [look(light_played)] + dark_throws), ("dark threw", dark_throws)):
+        log = tmp_path / f"{name}.sqlite"
+        with Referee.open(log, profile("money", condone=True)) as referee:
+            first = Tracker(referee)
+            for t, obs in enumerate(opening):
+                first.observe(obs, float(t))
+            assert referee.state.phase == "played" and referee.state.on_roll == 1
+        events = []
+        with Referee.open(log) as referee:
+            tracker = Tracker(referee, events.append)
+            for t, obs in enumerate(looks, 10):
+                tracker.observe(obs, float(t))
+        assert all(e.get("accepted", True) for e in events) and "game_end_unseen" not in [e["type"] for e in events]
+        assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"] == [
+            (1, [5, 2], "13/11 13/8"), (2, [6, 1], "13/7 8/7")], name
+
+
 def test_a_game_in_progress_is_joined_only_at_dice_landing_on_the_board_last_seen_bare(tmp_path):
     """Watching begins mid-game. Dice read on a board that changed since it was last seen bare
     may be a throw already played (vid 7305: light's 6-2 read only after its play, joined as a
@@ -904,6 +937,39 @@ def test_a_throw_held_as_unsure_is_recorded_as_an_official_gives_it(tmp_path):
     assert [(e["type"], e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [
         ("play", "no_such_play", 1)]
     assert referee.state.dice == (6, 1) and referee.state.pending == "no_such_play"
+
+
+def test_an_opening_held_is_recorded_as_an_official_gives_it(tmp_path):
+    """RULES 2.1: dark's opening 6-5 read 5-5 unsurely is held (the test above). An official who
+    saw the 6 gives dark's 6-5 while it is held: the opening is recorded at once, dark to play,
+    and dark's 24/13 follows with nothing called. An opening is never a double, so a tie given
+    is refused, held or recorded (equal numbers are thrown again)."""
+    from gammoncam.tracker import Tracker
+
+    rng = np.random.default_rng(27)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    dark_played = start.swapped().apply("24/13").swapped()
+
+    def tie(position):
+        obs = look(position, (5, 5), "left")
+        obs.dice[0]["faces"] = honest(np.array([0.015, 0.015, 0.056, 0.015, 0.709, 0.19]))
+        return obs
+
+    looks = [look(start), tie(start), tie(dark_played), look(dark_played), look(dark_played, (5, 2))]
+    events, referee = _tracked_with_roll_given(tmp_path, looks, 2, 2, (5, 6))
+    given = [e for e in events if e.get("author") == "Chief TD"]
+    assert [(e["type"], e["player"], e["dice"]) for e in given] == [("opening", 2, [6, 5])]
+    assert all(e.get("accepted", True) for e in events)
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [(2, "24/13")]
+    (tmp_path / "tie").mkdir()
+    with pytest.raises(ValueError, match="never a double"):
+        _tracked_with_roll_given(tmp_path / "tie", looks[:3], 2, 2, (5, 5))
+    (tmp_path / "recorded").mkdir()
+    _, referee = _tracked(tmp_path / "recorded", [look(start), look(start, (3, 1))])
+    assert referee.state.dice == (3, 1)
+    with pytest.raises(ValueError, match="never a double"):
+        Tracker(referee, events.append).roll_given(1, (3, 3))
 
 
 def test_turns_whose_dice_are_never_read_are_read_off_the_board(tmp_path):
