@@ -542,6 +542,8 @@ class WatchDesk:
             feed.on_referee_action = self.act
             feed.frame_source = self.frame_jpeg
             feed.transcript = self.transcript
+        if referee.events:  # the page shows the record resumed at once, not at the next event seen
+            self._publish({"type": "watch_resumed", "events": len(referee.events), "game": referee.state.game})
 
     def hear(self, event: dict) -> None:
         """Take ``event`` (as the watcher emits it) into the page's state and publish it."""

@@ -141,10 +141,11 @@ def test_a_watch_resumed_on_its_log_lists_the_doubts_kept(desk, tmp_path):
 
 
 def test_a_watch_resumed_on_its_log_books_its_calls_as_they_stood(tmp_path, dark_turn):
-    """The watch stopped (a crash, a camera gone) and is started again on its log: the page lists
-    the calls made before, numbered as before, acknowledged, put right (RULES 7.2) or logged in
-    silent mode (RULES 7.3) as they were; the one nobody has dealt with waits again and lights the
-    box; a call made after the restart is numbered after them."""
+    """The watch stopped (a crash, a camera gone) and is started again on its log: the page shows
+    at once, before the board is read again, the record and the calls made before, numbered as
+    before, acknowledged, put right (RULES 7.2) or logged in silent mode (RULES 7.3) as they were;
+    the one nobody has dealt with waits again and lights the box; a call made after the restart is
+    numbered after them."""
     from engine.match import Played, Throw
     from gammoncam.watch import call_event
 
@@ -179,6 +180,8 @@ def test_a_watch_resumed_on_its_log_books_its_calls_as_they_stood(tmp_path, dark
     feed, box = LiveFeed(empty_state()), Box()
     resumed = WatchDesk(again, feed, box)
     assert resumed.book.calls == desk.book.calls
+    shown = feed.state()  # at once, before anything is seen on the board
+    assert [c["id"] for c in shown["calls"]] == [1, 2, 3, 4] and shown["turn"] == 3 and shown["dice"] == [6, 5]
     assert box.lit == ["ILLEGAL_PLAY"]
     watched(again, resumed)
     again.submit(Throw(3, 2))
