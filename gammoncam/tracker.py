@@ -537,8 +537,9 @@ class Tracker:
         played legally or not yet), the record goes on, and dice (``dice``: :func:`read_dice`)
         lying in the half of the player whose throw the record holds, or showing its roll, are
         that throw, not a new one (a throw of the other player's in the wrong half, called).
-        Between turns, one turn of the player due played meanwhile is read off the board, as a
-        turn whose throw went unseen is (a watch started again a few seconds late). Otherwise
+        One turn played meanwhile is read off the board, as a turn whose throw went unseen is (a
+        watch started again a few seconds late): the player due's between turns, or, with a throw
+        recorded, the other player's after the play of that throw that best explains it. Otherwise
         turns went unseen, and judged against the record they could only be called
         wrongly (a throw taken for a second one in the turn left open: ``already_thrown``), so
         the game is ended unseen and joined again at the next throw that lands on this board,
@@ -562,6 +563,13 @@ class Tracker:
             agrees = self._shows(state.position, mover, logp) or (
                 state.phase == "moving" and decode(state.position, state.dice, mover, logp, self.thresholds).kind
                 == "legal")
+            if not agrees and state.phase == "moving":
+                found = self._played_and_one_turn_on(logp)
+                if found is not None:
+                    # the throw recorded was played, and the other player's turn read off the board
+                    # after it (vid 9701 stopped as dark's 4-1 landed, started again 6 s later)
+                    self._play(found, state.on_roll, state.dice, inferred="played while the watch was away")
+                    return
         if agrees:
             if isinstance(dice, DiceReading) and state.phase in ("moving", "played") and (
                     dice.thrower == COLOUR[state.on_roll] or sorted(dice.values) == sorted(state.dice)):
@@ -572,6 +580,20 @@ class Tracker:
                                   "the turns between went unseen, so the game is joined again at the next throw")
         if dice is None:
             self.bare_board = free_reading(logp)[0]
+
+    def _played_and_one_turn_on(self, logp: np.ndarray) -> Decision | None:
+        """With a throw recorded and its play not: the legal play of it after which one turn of
+        the other player's, clearly legal for some roll, best explains the board (:meth:`_resume`);
+        None if none does."""
+        state = self.state
+        other, best = 1 - state.on_roll, None
+        boards = np.unique(state.position.play_boards(*state.dice), axis=0)
+        for board in boards:
+            played = Position.from_board(board, state.variant)
+            read = self._read_off_board([(other, played.swapped(), roll) for roll in ROLLS], logp)
+            if read.decision.kind == "legal" and (best is None or read.decision.margin < best[1]):
+                best = (played, read.decision.margin)
+        return None if best is None else Decision("legal", best[0], best[1], len(boards), best[0])
 
     def _record_lost(self, logp: np.ndarray) -> bool:
         """Whether the record, out of sync (a play taken on the benefit of the doubt), has lost

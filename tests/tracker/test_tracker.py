@@ -602,13 +602,15 @@ def test_a_watch_started_again_on_its_log_goes_on_where_the_record_left_the_game
                 (1, [6, 1], "13/7* 8/7")]
 
 
-def test_a_watch_started_again_a_turn_late_reads_that_turn_off_the_board(tmp_path):
-    """The watch stopped after dark's 6-4 was played and picked up, and started again on its log
-    once light had thrown 5-2 and played 13/8 13/11 (a camera reconnected a few seconds late).
-    That one turn is read off the board as any turn whose throw went unseen (RULES 3.1: the play
-    a 5-2's), whether light's dice still lie there, were picked up, or dark has thrown since,
+@pytest.mark.parametrize("stopped", ["after dark's play", "as dark's throw landed"])
+def test_a_watch_started_again_a_turn_late_reads_that_turn_off_the_board(tmp_path, stopped):
+    """The watch stopped after dark's 6-4 was played and picked up (or as it landed, its play not
+    yet made), and started again on its log once light had thrown 5-2 and played 13/8 13/11 (a
+    camera reconnected a few seconds late). Light's turn is read off the board as any turn whose
+    throw went unseen (RULES 3.1: the play a 5-2's), after dark's 24/18 13/9 where that was not
+    seen either, whether light's dice still lie there, were picked up, or dark has thrown since,
     and dark's 6-1 is judged after it: no gap in the record, nothing called (before: the game
-    ended unseen, joined again only at a later throw)."""
+    ended unseen, joined again only at a later throw; vid 9701 stopped at 40%, started 6 s later)."""
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
@@ -617,22 +619,25 @@ def test_a_watch_started_again_a_turn_late_reads_that_turn_off_the_board(tmp_pat
     light_played = dark_played.apply("13/8 13/11")
     dark_next = light_played.swapped().apply("13/7 8/7").swapped()
     dark_throws = [look(light_played, (6, 1), "left"), look(dark_next, (6, 1), "left"), look(dark_next)]
+    seen = opening if stopped == "after dark's play" else opening[:5]
+    plays = [(1, [5, 2], "13/11 13/8"), (2, [6, 1], "13/7 8/7")]
+    if stopped != "after dark's play":
+        plays.insert(0, (2, [6, 4], "24/18 13/9"))
     for name, looks in (("dice lying", [look(light_played, (5, 2)), look(light_played)] + dark_throws),
                         ("picked up", [look(light_played)] + dark_throws), ("dark threw", dark_throws)):
         log = tmp_path / f"{name}.sqlite"
         with Referee.open(log, profile("money", condone=True)) as referee:
             first = Tracker(referee)
-            for t, obs in enumerate(opening):
+            for t, obs in enumerate(seen):
                 first.observe(obs, float(t))
-            assert referee.state.phase == "played" and referee.state.on_roll == 1
+            assert referee.state.phase == ("played" if seen == opening else "moving") and referee.state.on_roll == 1
         events = []
         with Referee.open(log) as referee:
             tracker = Tracker(referee, events.append)
             for t, obs in enumerate(looks, 10):
                 tracker.observe(obs, float(t))
         assert all(e.get("accepted", True) for e in events) and "game_end_unseen" not in [e["type"] for e in events]
-        assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"] == [
-            (1, [5, 2], "13/11 13/8"), (2, [6, 1], "13/7 8/7")], name
+        assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"] == plays, name
 
 
 def test_a_game_in_progress_is_joined_only_at_dice_landing_on_the_board_last_seen_bare(tmp_path):
