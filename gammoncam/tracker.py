@@ -57,6 +57,7 @@ The camera is not trusted further than it has earned:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -87,6 +88,10 @@ RETHROWN = 0.9
 # possible, RULES 3) when the rolls that leave that player no play are at least this likely from
 # its faces (vid 7305: a 6-6 on the bar, glimpsed; the opponent's double was taken for theirs).
 DANCE_GLIMPSED = 0.1
+# A dance so glimpsed is not taken where the board shows a legal play of that player's this many
+# nats better than the board left as it was, the glimpse's odds of each weighed in: as much evidence
+# as :data:`PUT_RIGHT` asks (vid 9804 out of focus: light's 25/24 with a 3-1, glimpsed 3-3, 7.2 nats).
+PLAYED_NOT_DANCED = 4.0
 # A find off the board that lies in one place this long (seconds of video) is a thing on the table
 # read as a die, not a die: a die thrown off the board is picked up for the re-roll (vid 7404: a
 # find beside the tray, read as a 3 at every settle, made two throws re-rolls).
@@ -739,7 +744,11 @@ class Tracker:
                                               and self.last_look is None)
             if over:  # the turn read off the board is over
                 self._settle_unseen()
-                if danced is not None:
+                played = None if danced is None else self._played_not_danced(other, after, danced, logp, dice)
+                if played is not None:
+                    self.unseen = played
+                    self._settle_unseen()
+                elif danced is not None:
                     self._record_dance(other, after, danced)
             else:
                 # the player's own dice, read at last: their turn is followed as seen
@@ -847,11 +856,12 @@ class Tracker:
 
     def _danced_and_threw_again(self, dice: DiceReading) -> bool:
         """In backgammon, where the half tells the thrower: whether the last turn recorded was a
-        dance by the player whose half these dice lie in, with nothing moved since: either that throw did not count after all (a die cocked that
-        looked flat from the camera: vid 9301, dark's cocked 4 read surely as a 6-4 dance, then
-        dark's 5-4 thrown again was called as light's throw in the wrong half) or the other
-        player threw into the wrong half. The board cannot tell whose throw it is, so nobody is
-        called and nothing recorded; the next throw in the right half goes on from the dance."""
+        dance by the player whose half these dice lie in, with nothing moved since: either that
+        throw did not count after all (a die cocked that looked flat from the camera: vid 9301,
+        dark's cocked 4 read surely as a 6-4 dance, then dark's 5-4 thrown again was called as
+        light's throw in the wrong half) or the other player threw into the wrong half. The board
+        cannot tell whose throw it is, so nobody is called and nothing recorded; the next throw in
+        the right half goes on from the dance."""
         state, thrower = self.state, COLOUR.index(dice.thrower)
         if not (state.phase == "played" and state.on_roll == thrower and state.position == state.before):
             return False
@@ -867,13 +877,19 @@ class Tracker:
         reports the re-roll (vids 5013, 7106, 7203: a cocked die read unsurely; 7101, 7202, 7305:
         a cocked die unfound). Nothing played is judged on the boards seen with the dice gone
         (new dice can hide a checker: vid 7305). The thrower is told by the dice's half, so in long nardy, where
-        either half counts, only dice in the player's own right-hand half are taken as theirs.
+        either half counts, only dice in the player's own right-hand half are taken as theirs;
+        two dice lying across both halves, a throw that does not count and no other player's,
+        are the player due's too where they show another roll than the last throw recorded (so
+        not that throw's dice on their way off the board; vid 9803, long nardy: light's 2-1
+        across the halves, glimpsed, then 6-2 thrown again, no re-roll called before).
         Nothing is called while the record and the board disagree (``in_sync``): the boards then
         cannot tell that nothing was played (vid 9205 joined at 40%: a 9 px die read alone as a
         1, the same throw then read 3-2, called a re-roll just after a play recorded unclear)."""
         last, self.left_unplayed = self.left_unplayed, None
+        across = (last is not None and last.thrower is None and len(last.faces) == 2
+                  and sorted(last.values) != sorted(self.state.dice or ()))
         if (last is None or last.counts > RETHROWN or last.same_throw(dice) or dice.thrower is None
-                or last.thrower != dice.thrower or self.held is not None or self.unseen is not None
+                or (last.thrower != dice.thrower and not across) or self.held is not None or self.unseen is not None
                 or self.state.phase not in ("turn", "played") or self.joined or not self.in_sync):
             return
         if COLOUR[self._due()[0]] == dice.thrower:  # nothing played: judged while the dice were gone
@@ -1179,6 +1195,20 @@ class Tracker:
         if sum(likely[roll] for roll in dances) < DANCE_GLIMPSED:
             return None
         return max(dances, key=likely.get), glimpse, dances
+
+    def _played_not_danced(self, side: int, before: Position, danced: tuple, logp: np.ndarray,
+                           thrown: DiceReading) -> UnseenTurn | None:
+        """``side``'s turn from ``before``, glimpsed as a dance (``danced``:
+        :meth:`_dance_glimpsed`), read off the board instead where a play of theirs, clearly legal,
+        explains it :data:`PLAYED_NOT_DANCED` better than the board as it was, each weighed by how
+        likely the glimpse makes its rolls (``thrown``: the throw that told, another turn's)."""
+        read = self._read_off_board([(side, before, roll) for roll in ROLLS], logp, thrown)
+        if read.decision.kind != "legal" or read.decision.best_legal == before:
+            return None
+        likely = roll_probabilities(danced[1].faces)
+        weigh = lambda rolls, margin: math.log(max(sum(likely[r] for r in rolls), 1e-9)) - margin
+        dance = weigh(danced[2], self._margin(before, COLOUR[side], logp))
+        return read if weigh(read.rolls, read.decision.margin) >= dance + PLAYED_NOT_DANCED else None
 
     def _unseen_turn(self, logp: np.ndarray, glimpsed: DiceReading | None = None) -> None:
         """No dice on view (or dice ``glimpsed`` only) and no throw seen, yet the board surely
@@ -1502,9 +1532,11 @@ class Tracker:
             if dice != state.dice:
                 self.doubted_roll = None
                 self._submit(DiceCorrected(*dice), player=state.on_roll + 1, dice=list(dice),
-                             recorded=list(state.dice), why="the play was put right to a play of the dice read likelier")
+                             recorded=list(state.dice),
+                             why="the play was put right to a play of the dice read likelier")
             self.put_right_from = state.before
-            self._play(decision, self.state.on_roll, self.state.dice, put_right=self.state.pending or "rearranged again")
+            self._play(decision, self.state.on_roll, self.state.dice,
+                       put_right=self.state.pending or "rearranged again")
 
     def _retry(self, logp: np.ndarray) -> None:
         """Another settled look at the board while a play is unclear."""

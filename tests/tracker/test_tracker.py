@@ -1030,6 +1030,40 @@ def test_a_throw_glimpsed_as_perhaps_cocked_and_thrown_again_is_a_reroll(tmp_pat
         assert referee.state.dice == (6, 4) and referee.state.on_roll == 1
 
 
+@pytest.mark.parametrize("variant", ["backgammon", "long"])
+def test_a_throw_across_both_halves_picked_up_and_thrown_again_is_a_reroll(tmp_path, variant):
+    """RULES 2.3: after light's turn, dice come to rest across both halves (a throw that counts in
+    neither game), their faces read unsurely, and are picked up with nothing played; dark then
+    throws in dark's half. Nobody but dark was to throw, so the dice across the halves were
+    dark's throw that did not count: a re-roll (vid 9803, long nardy: light's 2-1 across the
+    halves went uncalled). Dice across the halves showing light's own roll may be light's dice
+    on their way off the board: nothing is called."""
+    start = Position.start(variant)
+    light_played = start.apply("8/5 6/5" if variant == "backgammon" else "24/20")
+    opening = (3, 1)
+
+    def across(faces):
+        obs = _look(light_played, rng)
+        obs.dice = [{"faces": honest(np.array(f)), "flat": 1.0, "score": 0.9, "uv": [0.35 + 0.3 * k, 0.3],
+                     "on_board": True, "half": ("left", "right")[k]} for k, f in enumerate(faces)]
+        obs.throw_valid = 0.02
+        return obs
+
+    two_one = ([0.1, 0.5, 0.1, 0.1, 0.1, 0.1], [0.5, 0.1, 0.1, 0.1, 0.1, 0.1])
+    three_one = ([0.1, 0.1, 0.5, 0.1, 0.1, 0.1], [0.5, 0.1, 0.1, 0.1, 0.1, 0.1])
+    for faces, rerolls in ((two_one, 1), (three_one, 0)):
+        rng = np.random.default_rng(31)
+        look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+        name = tmp_path / str(rerolls)
+        name.mkdir()
+        events, referee = _tracked(name, [look(start), look(start, opening), look(light_played, opening),
+                                          look(light_played), across(faces), look(light_played),
+                                          look(light_played, (6, 4), "left")], variant=variant)
+        called = [(e["player"], e["kind"]) for e in events if not e.get("accepted", True)]
+        assert called == [(2, "reroll")] * rerolls, faces
+        assert referee.state.dice == (6, 4) and referee.state.on_roll == 1
+
+
 def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
     """RULES 5.2: dark throws 6-4, then turns the cube to 2 and lays it before light: a double
     after the throw, called as such (not taken for the start of light's turn, nor the unmoved
@@ -1762,6 +1796,48 @@ def test_a_dance_glimpsed_after_a_turn_read_off_the_board(tmp_path):
             ("throw", 1, None), ("play", 1, "13/8 13/7"), ("throw", 2, None), ("play", 2, ""), ("throw", 1, None)]
         assert not [e for e in events if not e.get("accepted", True)]
         assert referee.state.dice == (4, 2) and referee.state.on_roll == 0
+
+
+def test_a_checker_entered_under_a_glimpse_of_a_dance_is_a_play(tmp_path):
+    """Light's turn is read off the board; dark, two checkers on the bar before light's board with
+    only the 1-point open, is glimpsed throwing what is likelier a roll with no 1 (a dance) and
+    enters one checker with the 1 (bar/24: the 3 blocked, the other checker stays on the bar), the
+    entry read unsurely (an out-of-focus board: 5.9 nats, under a call's evidence). The board
+    shows the entry more surely than the glimpse shows a dance: dark's 3-1 is recorded read off
+    the board, not a dance (vid 9804: light's 25/24 recorded as a 3-3 dance, and the record, a
+    checker short, was lost two turns later)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(23)
+    light_home = Position([0, 2, 2, 2, 2, 2] + [0] * 6 + [5] + [0] * 11,
+                          [0, 0, 0, 0, 0, 5, 0, 3] + [0] * 4 + [5] + [0] * 11, opponent_bar=2)
+    played = light_home.apply("13/7 13/8")  # light's 6-5, never seen thrown
+    entered = played.swapped().apply("bar/24").swapped()
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 5),
+             Played(light_home.swapped()))  # condoned: the test needs light's board
+
+    def blurred(position, dice=()):  # the entry read at 0.95 at each of its two locations
+        seen = np.exp(_observation_of(position, "light", rng))
+        was = np.exp(_observation_of(played, "light", rng))
+        changed = seen.argmax(axis=1) != was.argmax(axis=1)
+        seen[changed] = 0.95 * seen[changed] + 0.05 * was[changed]
+        obs = Observation.from_locations(seen)
+        obs.dice = [{"faces": honest(np.array(faces)), "flat": 1.0, "score": 0.5, "uv": [0.1 + 0.1 * k, 0.4],
+                     "on_board": True, "half": "left"}
+                    for k, faces in enumerate(dice)]
+        obs.throw_valid = 1.0 if dice else 0.0
+        return obs
+
+    glimpse = ([0.05, 0.05, 0.6, 0.1, 0.1, 0.1], [0.3, 0.05, 0.4, 0.1, 0.1, 0.05])  # 3-3 likelier than 3-1
+    looks = [_look(light_home, rng), _look(played, rng), blurred(played, glimpse), blurred(entered, glimpse),
+             blurred(entered), _look(entered, rng, (4, 2))]
+    events, referee = _after_setup(tmp_path, setup, looks)
+    assert [(e["type"], e.get("player"), e.get("dice"), e.get("play")) for e in events
+            if e["type"] in ("throw", "play")] == [
+        ("throw", 1, [6, 5], None), ("play", 1, [6, 5], "13/8 13/7"), ("throw", 2, [3, 1], None),
+        ("play", 2, [3, 1], "bar/24"), ("throw", 1, [4, 2], None)]
+    assert not [e for e in events if not e.get("accepted", True)] and referee.state.position == entered
 
 
 def _board_lost_looks() -> list:
