@@ -783,7 +783,15 @@ class Tracker:
             self._submit(Take(), inferred="the doubler threw" if thrower in (None, self.state.on_roll)
                          else "the game went on")
         if self.state.phase in ("ready", "game_over") and self.variant == "long":
-            if self._first_turn_missed(thrower, logp):
+            if (turns := self._first_turns_missed(thrower, logp, dice)) is not None:
+                # The thrower's first turn and the other player's after it both went unseen (vid
+                # 9814, a board 262 px wide: light's 24/19 read 5.6 nats from the start, short of
+                # a turn read off the board, then dark's 24/18; light's next throw was taken for
+                # the first, and no turn of the game was recorded right)
+                for read in turns:
+                    self.unseen = read
+                    self._settle_unseen()
+            elif self._first_turn_missed(thrower, logp):
                 # The board set up has surely left the start, though no turn was read off it
                 # clearly (vid 8503, corners a hundredth off: the heads read unsurely): the other
                 # player's first turn went unseen, and the game began with it.
@@ -1273,6 +1281,37 @@ class Tracker:
         turn = self._read_off_board([(1 - thrower, start, roll) for roll in ROLLS], logp)
         better = self._margin(start, "light", logp) - turn.decision.margin
         return better >= self.thresholds.call or (turn.decision.kind == "legal" and better >= MISSED_FIRST_TURN)
+
+    def _first_turns_missed(self, thrower: int | None, logp: np.ndarray,
+                            thrown: DiceReading) -> tuple | None:
+        """In long nardy, a throw (``thrown``) before any game is followed on a board seen set up
+        that has surely left the start, and no first turn of the other player's is clearly legal
+        on it (:meth:`_first_turn_missed`): the thrower's own first turn and the other player's after
+        it, both unseen, read off the board together (two :class:`UnseenTurn`), the pair whose
+        second turn is clearly legal and explains the board best; None if there is none."""
+        if self.state.phase != "ready" or not self.set_up or thrower is None:
+            return None
+        start = Position.start(self.state.variant)
+        if (self._margin(start, "light", logp) < self.thresholds.call or self._read_off_board(
+                [(1 - thrower, start, roll) for roll in ROLLS], logp, thrown).decision.kind == "legal"):
+            return None
+        firsts: dict = {}  # each board the thrower's first turn can leave, and the rolls that leave it
+        for roll in ROLLS:
+            for board in np.unique(start.play_boards(*roll), axis=0):
+                firsts.setdefault(board.tobytes(), (board, []))[1].append(roll)
+        best = None
+        for board, rolls in firsts.values():
+            played = Position.from_board(board, start.variant)
+            second = self._read_off_board([(1 - thrower, played.swapped(), roll) for roll in ROLLS], logp, thrown)
+            if second.decision.kind == "legal" and (best is None or second.decision.margin < best[2].decision.margin):
+                best = (played, rolls, second)
+        if best is None:
+            return None
+        played, rolls, second = best
+        glimpse = self._glimpse_of(thrower, thrown)
+        roll = max(rolls, key=(CHANCE if glimpse is None else roll_probabilities(glimpse.faces)).get)
+        first = UnseenTurn(thrower, roll, Decision("legal", played, 0.0, len(firsts), played), tuple(rolls), glimpse)
+        return first, second
 
     def _note_path(self, logp: np.ndarray) -> None:
         """Keep the board on view, read with confidence, while the turn on the board is not

@@ -1992,6 +1992,29 @@ def test_a_long_nardy_first_turn_never_seen_starts_the_game(tmp_path):
     assert not [e for e in events if not e.get("accepted", True)] and referee.state.on_roll == 1
 
 
+
+def test_a_long_nardy_first_two_turns_never_seen_are_read_off_the_board(tmp_path):
+    """RULES 2.2: light's first turn (a 3-2, glimpsed) and dark's after it both go unseen (the
+    board first read after the start shows both), and light's next throw is the first read:
+    it is not the game's first throw. Both turns are read off the board, light's roll told by
+    the glimpse, and light's 6-1 is judged after them, nothing called (vid 9814, a board 262 px
+    wide: the 6-1 started the game at the start, and no turn of the game was recorded right)."""
+    rng = np.random.default_rng(41)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start("long")
+    light_played = start.apply("24/19")  # a 3-2 or a 4-1 from the head
+    dark_played = light_played.swapped().apply("24/18").swapped()
+    light_next = dark_played.apply("24/18 19/18")
+    looks = [look(start), _glimpsed(look(start), (3, 2), "right"), look(dark_played),
+             look(dark_played, (6, 1)), look(light_next, (6, 1)), look(light_next), look(light_next, (4, 4), "left")]
+    events, referee = _tracked(tmp_path, looks, variant="long")
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays[0] == (1, [3, 2], "24/19") and plays[2] == (1, [6, 1], "24/18 19/18")
+    assert plays[1][0] == 2 and plays[1][2] == "24/18" and plays[1][1] in ([5, 1], [4, 2])  # no glimpse tells
+    assert [e["type"] for e in events].count("game_start") == 1
+    assert not [e for e in events if not e.get("accepted", True)] and referee.state.dice == (4, 4)
+
+
 def test_a_first_throw_seen_turns_after_the_opening_joins_the_game_there(tmp_path):
     """RULES 2.1: the start seen, then no throw read until the game is turns on (vid 8401, a
     board 213 px wide: 111 s of dice too small to read). No opening play explains the board, so
