@@ -795,6 +795,21 @@ def test_one_die_glimpsed_tells_which_roll_made_an_unseen_play(tmp_path):
     assert not [e for e in events if e["type"] == "call"]
 
 
+def _opening_six_five_read_as_a_tie() -> tuple:
+    """A ``look`` (seeded), ``tie(position)``: a look at dark's opening 6-5 lying in dark's half
+    on ``position``, read 5-5 with the 6 at 0.19; the start, and dark's 24/13 played from it."""
+    rng = np.random.default_rng(27)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+
+    def tie(position):
+        obs = look(position, (5, 5), "left")
+        obs.dice[0]["faces"] = honest(np.array([0.015, 0.015, 0.056, 0.015, 0.709, 0.19]))
+        return obs
+
+    return look, tie, start, start.swapped().apply("24/13").swapped()
+
+
 @pytest.mark.parametrize("played", [True, False])
 def test_an_opening_tie_read_unsurely_is_told_by_the_play(tmp_path, played):
     """RULES 2.1: dark's opening 6-5 is read 5-5, the 6 at 0.19 (a board 260 px wide): a tie
@@ -802,16 +817,7 @@ def test_an_opening_tie_read_unsurely_is_told_by_the_play(tmp_path, played):
     tie: the opening is recorded as the 6-5 that explains the play (vid 9709: the tie noted, the
     opening and light's 5-5 after it went unrecorded and the record was lost). Picked up from the
     start with nothing played, it was a tie, and light's 3-1 thrown next is the opening."""
-    rng = np.random.default_rng(27)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    dark_played = start.swapped().apply("24/13").swapped()
-
-    def tie(position):
-        obs = look(position, (5, 5), "left")
-        obs.dice[0]["faces"] = honest(np.array([0.015, 0.015, 0.056, 0.015, 0.709, 0.19]))
-        return obs
-
+    look, tie, start, dark_played = _opening_six_five_read_as_a_tie()
     after = dark_played if played else start
     looks = [look(start), tie(start), tie(after), look(after)]
     looks += [look(dark_played, (5, 2))] if played else [look(start, (3, 1)), look(start.apply("8/5 6/5"))]
@@ -951,16 +957,7 @@ def test_an_opening_held_is_recorded_as_an_official_gives_it(tmp_path):
     is refused, held or recorded (equal numbers are thrown again)."""
     from gammoncam.tracker import Tracker
 
-    rng = np.random.default_rng(27)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    dark_played = start.swapped().apply("24/13").swapped()
-
-    def tie(position):
-        obs = look(position, (5, 5), "left")
-        obs.dice[0]["faces"] = honest(np.array([0.015, 0.015, 0.056, 0.015, 0.709, 0.19]))
-        return obs
-
+    look, tie, start, dark_played = _opening_six_five_read_as_a_tie()
     looks = [look(start), tie(start), tie(dark_played), look(dark_played), look(dark_played, (5, 2))]
     events, referee = _tracked_with_roll_given(tmp_path, looks, 2, 2, (5, 6))
     given = [e for e in events if e.get("author") == "Chief TD"]
