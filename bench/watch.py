@@ -171,6 +171,15 @@ def rewrite(video: Path, out: Path, frame: int, condition: str | None,
     return frame / fps, moved
 
 
+def localised_error(events: list[dict], field: np.ndarray) -> float | None:
+    """How far (px, the worst corner) the board the watch followed (found last, before any camera
+    move) lies from the render's field, in the corner order nearest it; None when none was found."""
+    found = next((np.asarray(e["corners"], float) for e in reversed(events) if e["type"] == "localised"), None)
+    if found is None:
+        return None
+    return round(min(float(np.abs(np.roll(found, k, axis=0) - field).max()) for k in range(4)), 2)
+
+
 def given_corners(stage: Path, noise: float) -> tuple[np.ndarray, bool]:
     """The render's field corners as a user gives them: exact (the render's stage), or ``noise``
     of the field's diagonal off (a hand's clicks, seeded by the digits of the render's folder);
@@ -195,6 +204,9 @@ def main() -> int:
                          "the field's diagonal")
     ap.add_argument("--condition", choices=sorted(CONDITIONS),
                     help="put every frame under this camera or room condition first (vision.conditions)")
+    ap.add_argument("--found-corners", action="store_true",
+                    help="give no corners: the watch finds the board itself, as on a stream (the corners it "
+                         "localised first are reported against the render's)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     vdir = Path(args.video_dir)
@@ -217,9 +229,15 @@ def main() -> int:
             t0, field = rewrite(vdir / "game.mp4", video, args.join_at or 0, args.condition, field)
         corners = Path(tmp) / "corners.json"  # a render's "field" is taken as exact, hand-given "corners" are fitted
         corners.write_text(json.dumps({"corners" if by_hand else "field": field.round(2).tolist()}))
+        given = ["--corners-file", str(corners)]
+        if args.found_corners:  # away from the render's stage.json, which the watch would take as given
+            given = []
+            if video.parent == vdir:
+                video = Path(tmp) / video.name
+                video.symlink_to((vdir / "game.mp4").resolve())
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
-            code = gammoncam(["watch", "--video", str(video), "--corners-file", str(corners),
+            code = gammoncam(["watch", "--video", str(video), *given,
                               "--variant", source.variant.name, "--match", str(source.match_length), "--json",
                               "--stats", "--log", str(Path(tmp) / "log.sqlite"),
                               "--transcript-out", str(seen_path), *joined])
@@ -282,6 +300,8 @@ def main() -> int:
         "rerolls_called": sum(any(reroll_matches(call, throw) for call in rerolls) for throw in invalid),
         "reroll_calls_unmatched": sum(not any(reroll_matches(call, throw) for throw in invalid) for call in rerolls),
     }
+    if args.found_corners:
+        report["localised_px"] = localised_error(events, field)
     if args.json:
         print(json.dumps(report))
     else:

@@ -7,7 +7,7 @@ recorded right, the calls made, the re-rolls the render made against those calle
 re-roll calls that match no throw that did not count.
 
     PYTHONPATH=. python bench/watch_suite.py --out runs/suite [--only 7419,7501] [--render-only] [--join-at 0.4]
-                                             [--corner-noise 0.01] [--condition defocus]
+                                             [--corner-noise 0.01] [--condition defocus] [--found-corners]
 
 ``--join-at SHARE`` watches each game from that share of its frames on, as a stream joined
 mid-game (``bench/watch.py --join-at``): turns are counted from the one the tracker joined at.
@@ -104,8 +104,9 @@ def render(spec: dict, vdir: Path) -> None:
 
 
 def follow(spec: dict, vdir: Path, join_at: float | None = None, corner_noise: float = 0.0,
-           condition: str | None = None) -> dict:
+           condition: str | None = None, found_corners: bool = False) -> dict:
     joined = ["--corner-noise", str(corner_noise)] if corner_noise else []
+    joined += ["--found-corners"] if found_corners else []
     joined += ["--condition", condition] if condition else []
     if join_at:
         joined += ["--join-at", str(int(join_at * sum(1 for _ in open(vdir / "frames.jsonl"))))]
@@ -122,9 +123,9 @@ def follow(spec: dict, vdir: Path, join_at: float | None = None, corner_noise: f
 def line(seed: int, r: dict) -> str:
     calls = ", ".join(f"{c['kind']}({c['reason']}) p{c['player']} {c['t']:.0f}s" for c in r["calls"]
                       if c["kind"] != "reroll")
-    joined = ""
+    joined = f"board found {r['localised_px']} px off  " if "localised_px" in r else ""
     if r.get("join_at"):
-        joined = (f"joined at turn {r['join_turn']} (frame {r['joined_frame']})  " if r["join_turn"] is not None
+        joined += (f"joined at turn {r['join_turn']} (frame {r['joined_frame']})  " if r["join_turn"] is not None
                   else f"joined {'at a position misread' if r['joined_frame'] else 'never'}  ")
     return (f"{seed}  {joined}turns {r['turns_right']:>2}/{r['turns_shown']:<2} "
             f"in order {r['turns_found_in_order']:>2}  "
@@ -143,6 +144,7 @@ def main() -> int:
     ap.add_argument("--join-at", type=float, metavar="SHARE", help="watch each game from this share of its frames on")
     ap.add_argument("--corner-noise", type=float, default=0.0, metavar="SHARE",
                     help="give each game's corners this far off, as clicked by hand (bench/watch.py)")
+    ap.add_argument("--found-corners", action="store_true", help="give no corners: the watch finds the board")
     ap.add_argument("--condition", metavar="NAME", help="watch each game under this camera or room condition "
                                                           "(bench/watch.py, vision.conditions)")
     args = ap.parse_args()
@@ -159,10 +161,10 @@ def main() -> int:
             render(spec, vdir)
         if args.render_only:
             continue
-        report = follow(spec, vdir, args.join_at, args.corner_noise, args.condition)
+        report = follow(spec, vdir, args.join_at, args.corner_noise, args.condition, args.found_corners)
         name = (f"w{spec['seed']}" + (f"_join{args.join_at}" if args.join_at else "")
                 + (f"_noise{args.corner_noise}" if args.corner_noise else "")
-                + (f"_{args.condition}" if args.condition else ""))
+                + (f"_{args.condition}" if args.condition else "") + ("_found" if args.found_corners else ""))
         (out / f"{name}.json").write_text(json.dumps(report, indent=1))
         print(line(spec["seed"], report), flush=True)
         for key in totals:

@@ -55,6 +55,7 @@ class RecognizerObserver:
         self.corners = None if corners is None else np.asarray(corners, np.float64)
         # given by a person (clicked, typed), not a render's exact ones: the calibration checks their re-fit
         self.by_hand = corners is not None and by_hand
+        self.finds_board = corners is None  # none given: found on the first frames, again while not confirmed
         self.variant = variant
         self.bar = None
         self.calibration = None
@@ -65,9 +66,24 @@ class RecognizerObserver:
 
         cal = (calibrate_by_hand if self.by_hand else calibrate)(image, self.corners, self.variant,
                                                                self.recognizer.checker_model)
+        if not cal.accepted and self.finds_board:
+            cal = self._found_again(image, cal)
         self.calibration = cal
         self.corners, self.bar = cal.corners, cal.bar
         return cal.to_json()
+
+    def _found_again(self, image, rejected):
+        """The board looked for again on a settle whose reading does not confirm the corners found
+        on an earlier frame: the first find may have taken something beside the field for its
+        corner (vid 8709: an empty tray's outer corner, 24 px off, so no game was ever seen)."""
+        from vision.adapt import calibrate
+        from vision.corners import closest_turn, find_corners
+
+        found = find_corners(image)
+        if found is None or np.abs(closest_turn(found, self.corners) - self.corners).max() <= 2.0:
+            return rejected
+        cal = calibrate(image, found, self.variant, self.recognizer.checker_model)
+        return cal if cal.accepted else rejected
 
     def relocalise(self, image) -> np.ndarray:
         """The board's corners found again after the camera moved (in the turn closest to the old
@@ -176,6 +192,16 @@ class Watcher:
         self._emit({"type": "localised", "corners": np.round(found, 1).tolist()})
         return True
 
+    def _follow_calibrated_board(self) -> None:
+        """The gate watches the board where the calibration confirmed it, when that is not where it
+        was first found (:meth:`RecognizerObserver._found_again`)."""
+        from vision.corners import closest_turn
+
+        corners = closest_turn(self.observer.corners, self.gate.corners)
+        if np.abs(corners - self.gate.corners).max() > 2.0:
+            self.gate.set_corners(corners)
+            self._emit({"type": "localised", "corners": np.round(corners, 1).tolist()})
+
     def _find_again(self, frame, board_before) -> Observation | None:
         """After a settle that looks nothing like the last one (the camera was bumped or moved, or
         the stream cut away): find the board again, follow it there and read it. None when what
@@ -259,6 +285,8 @@ class Watcher:
                                    "way round its position tells: nothing is followed until one is seen")
                     if warning:
                         self._emit({"type": "warning", "text": warning})
+                    if calibration.accepted and getattr(self.observer, "finds_board", False):
+                        self._follow_calibrated_board()
                 if calibration is not None and not calibration.accepted:
                     continue  # which side is whose is not known yet
                 t1 = time.perf_counter()
