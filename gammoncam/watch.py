@@ -39,6 +39,7 @@ from vision.checkers import CLASSES
 from vision.motion import SettleGate
 from vision.observation import Observation, likeliest_classes
 
+BOARDS_TRIED = 3  # the corner finder's likeliest fields a rejected calibration tries (RecognizerObserver._found_again)
 RELOCALISE_FOREIGN = 0.5  # a settled board this different from the last one: the camera moved
 # Locations read otherwise than on the last settled board, at most, for a board found again to
 # be this game's: a double with two hits changes ten.
@@ -75,15 +76,18 @@ class RecognizerObserver:
     def _found_again(self, image, rejected):
         """The board looked for again on a settle whose reading does not confirm the corners found
         on an earlier frame: the first find may have taken something beside the field for its
-        corner (vid 8709: an empty tray's outer corner, 24 px off, so no game was ever seen)."""
+        corner (vid 8709: an empty tray's outer corner, 24 px off, so no game was ever seen). The
+        finder's :data:`BOARDS_TRIED` likeliest fields on this frame are calibrated in turn (8709's
+        first frame: the tray's corner ranked first, the field second), the first confirmed kept."""
         from vision.adapt import calibrate
-        from vision.corners import closest_turn, find_corners
+        from vision.corners import boards_found, closest_turn
 
-        found = find_corners(image)
-        if found is None or np.abs(closest_turn(found, self.corners) - self.corners).max() <= 2.0:
-            return rejected
-        cal = calibrate(image, found, self.variant, self.recognizer.checker_model)
-        return cal if cal.accepted else rejected
+        for found in boards_found(image, BOARDS_TRIED):
+            if np.abs(closest_turn(found, self.corners) - self.corners).max() > 2.0:
+                cal = calibrate(image, found, self.variant, self.recognizer.checker_model)
+                if cal.accepted:
+                    return cal
+        return rejected
 
     def relocalise(self, image) -> np.ndarray:
         """The board's corners found again after the camera moved (in the turn closest to the old

@@ -305,36 +305,40 @@ def score(heat: np.ndarray, quad: np.ndarray) -> tuple[float, np.ndarray]:
     return corner + END_WEIGHT * best[0], best[1]
 
 
-def decode(heat: np.ndarray) -> np.ndarray | None:
-    """The field's corners in heat-map cells from the finder's two heat maps, or None.
+def ranked(heat: np.ndarray, top: int = 1) -> list[np.ndarray]:
+    """The field's likeliest corners in heat-map cells from the finder's two heat maps, best
+    first: at most ``top`` quadrilaterals, each scoring at least :data:`MIN_SCORE`.
 
     Candidates: every convex quadrilateral of four corner peaks, and every one completed from
     three of the five strongest peaks and the two bar ends (:func:`complete`), for a corner under
-    a hand or a false peak on the hand. The best by :func:`score` wins if it scores at least :data:`MIN_SCORE`;
-    it is turned by :func:`order_field`."""
+    a hand or a false peak on the hand. They are ranked by :func:`score` and turned by
+    :func:`order_field`. Those after the first are for a caller that can check a board
+    (the opening's calibration): an empty tray's outer corner may outscore the field's (vid 8709)."""
     from itertools import combinations
 
     found = peaks(heat[0], CANDIDATE, 7)
     ends = peaks(heat[1], CANDIDATE, 2)
     pts = np.array([p[:2] for p in found]).reshape(-1, 2)
-    best = None
+    scored = []
     for combo in combinations(range(len(pts)), 4):
         q = clockwise(pts[list(combo)])
         if convex(q):
-            sc, q = score(heat, q)
-            if best is None or sc > best[0]:
-                best = (sc, q)
+            scored.append(score(heat, q))
     if len(ends) == 2 and len(pts) >= 3:
         e = [np.array(p[:2]) for p in ends]
         for combo in combinations(range(min(5, len(pts))), 3):
             q = complete(pts[list(combo)], e)
             if q is not None:
-                sc, q = score(heat, q)
-                if best is None or sc > best[0]:
-                    best = (sc, q)
-    if best is None or best[0] < MIN_SCORE:
-        return None
-    return order_field(best[1], list(bar_ends_of(best[1])))
+                scored.append(score(heat, q))
+    scored.sort(key=lambda sq: -sq[0])
+    return [order_field(q, list(bar_ends_of(q))) for sc, q in scored[:top] if sc >= MIN_SCORE]
+
+
+def decode(heat: np.ndarray) -> np.ndarray | None:
+    """The field's corners in heat-map cells from the finder's two heat maps (the best of
+    :func:`ranked`), or None."""
+    best = ranked(heat)
+    return best[0] if best else None
 
 
 class CornerFinder:
@@ -357,17 +361,13 @@ class CornerFinder:
         logits = self.finder.run(None, {self.finder.get_inputs()[0].name: x})[0][0]
         return 1 / (1 + np.exp(-logits)), s
 
-    def coarse(self, image: np.ndarray) -> np.ndarray | None:
-        """The finder's corners in the image (TL, TR, BR, BL as :func:`order_field` turns them), or None."""
+    def coarse(self, image: np.ndarray, top: int = 1) -> list[np.ndarray]:
+        """The finder's likeliest fields in the image, best first (at most ``top``; TL, TR, BR, BL
+        as :func:`order_field` turns them); none too small to be a board."""
         heat, s = self.heat(image)
-        q = decode(heat)
-        if q is None:
-            return None
-        quad = from_view(q * STRIDE + (STRIDE - 1) / 2, s)
         h, w = image.shape[:2]
-        if cv2.contourArea(quad.astype(np.float32)) < 0.005 * w * h:
-            return None
-        return quad
+        quads = [from_view(q * STRIDE + (STRIDE - 1) / 2, s) for q in ranked(heat, top)]
+        return [q for q in quads if cv2.contourArea(q.astype(np.float32)) >= 0.005 * w * h]
 
     def refine(self, image: np.ndarray, corners: np.ndarray, half: float = HALF) -> np.ndarray:
         """Each corner placed by the refiner in a crop round it, ``half`` of the field's mean side
@@ -386,9 +386,9 @@ class CornerFinder:
             corners = self.refine(image, corners, half)
         return corners
 
-    def __call__(self, image: np.ndarray) -> np.ndarray | None:
-        corners = self.coarse(image)
-        return None if corners is None else self.refined(image, corners)
+    def __call__(self, image: np.ndarray, top: int = 1) -> list[np.ndarray]:
+        """The likeliest fields, refined, best first (at most ``top``)."""
+        return [self.refined(image, corners) for corners in self.coarse(image, top)]
 
 
 def soft_argmax(logits: np.ndarray) -> np.ndarray:
@@ -419,8 +419,15 @@ def find_corners(image: np.ndarray) -> np.ndarray | None:
     >>> find_corners(np.zeros((360, 640, 3), np.uint8)) is None
     True
     """
+    found = boards_found(image)
+    return found[0] if found else None
+
+
+def boards_found(image: np.ndarray, top: int = 1) -> list[np.ndarray]:
+    """The ``top`` likeliest fields in the frame, as :func:`find_corners` gives the first; the
+    others are for a caller that checks each (the watch's calibration on the opening)."""
     finder = _finder()
-    return None if finder is None else finder(image)
+    return [] if finder is None else finder(image, top)
 
 
 # Corners given by hand are re-fitted (:func:`refitted`) where the refiner moves one by at least

@@ -429,7 +429,7 @@ def corner_accuracy(directory: Path, limit: int | None = None, finder=None, prog
         true = np.array(truth["field"], np.float64)
         diag = float(np.hypot(*image.shape[:2]))
         t0 = time.perf_counter()
-        coarse = finder.coarse(image)
+        coarse = next(iter(finder.coarse(image)), None)
         found = None if coarse is None else finder.refined(image, coarse)
         ms = (time.perf_counter() - t0) * 1000
         row = {"frame": name, "diag": diag, "ms": ms, "hands": bool(truth["hands_cover_board"]),
