@@ -206,6 +206,8 @@ class Tracker:
     # Where the cube lay, read surely (its face however unsure), when last seen with no dice on
     # the board: a cube turned there is no double after the throw (:meth:`_turned_before_the_throw`).
     cube_place_without_dice: str | None = None
+    cube_in_view: bool = False  # whether the cube was found on the last settle (:meth:`_note_cube_lifted`)
+    cube_lifted_noted: tuple | None = None  # (game, throws) of the throw whose cube out of sight was noted
     # True from a double the referee called till a cube action is recorded: the cube goes back to
     # where the record keeps it (RULES 6.4), so its unsure faces are told from there
     # (:meth:`_cube_to_read_from`).
@@ -339,6 +341,9 @@ class Tracker:
             self.cube_seen = cube
             if cube == self._recorded_cube():
                 self.cube_off_record = False
+        if obs.cube is None and self.cube_in_view:
+            self._note_cube_lifted(obs)
+        self.cube_in_view = obs.cube is not None
         dice = read_dice(obs)
         if dice is None and self.dice_seen is not None and self.dice_seen.found_faintly(obs):
             dice = "unsure"  # a look at the dice on view, not their pick-up
@@ -1312,6 +1317,21 @@ class Tracker:
         roll = max(rolls, key=(CHANCE if glimpse is None else roll_probabilities(glimpse.faces)).get)
         first = UnseenTurn(thrower, roll, Decision("legal", played, 0.0, len(firsts), played), tuple(rolls), glimpse)
         return first, second
+
+    def _note_cube_lifted(self, obs: Observation) -> None:
+        """The cube, found on the last settle, found nowhere while the thrower's roll lies at rest:
+        a double after the throw (RULES 5.2) may have been offered where the camera does not see
+        (vids 9811 and 9905: the cube laid before the taker on the table beyond the picture's
+        edge, then put back once it was called). Noted for the official once a throw, never
+        called: a cube the finder misses for a settle looks the same."""
+        state = self.state
+        throw = (state.game, state.throws)
+        if state.phase != "moving" or read_dice(obs) is None or self.cube_lifted_noted == throw:
+            return
+        self.cube_lifted_noted = throw
+        self.note("unclear", what=f"the cube went out of sight while {COLOUR[state.on_roll]}'s "
+                                  f"{state.dice[0]}-{state.dice[1]} lay thrown: a double after the throw may "
+                                  "have gone unseen", player=state.on_roll + 1)
 
     def _note_path(self, logp: np.ndarray) -> None:
         """Keep the board on view, read with confidence, while the turn on the board is not

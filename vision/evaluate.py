@@ -60,14 +60,12 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
     :class:`vision.recognize.Recognizer`), ``corner_noise`` of the field's diagonal off as a
     hand clicks them (Gaussian on each coordinate, seeded by the frame's index).
 
-    With ``auto_corners`` the field's corners are found (:func:`vision.corners.find_corners`)
+    With ``auto_corners`` the field's corners are found (:meth:`vision.recognize.Recognizer.find_board`)
     and turned to the truth's order as the opening calibration would (:func:`match_turn`); a
     frame where none are found counts as read wrong everywhere."""
     from vision.recognize import Recognizer
 
     rec = recognizer or Recognizer()
-    if auto_corners:
-        from vision.corners import find_corners
     frames = list(_frames(directory))[:limit]
     if not frames:
         raise FileNotFoundError(f"no truth/*.json under {directory}")
@@ -83,7 +81,7 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
             diagonal = float(np.linalg.norm(corners[2] - corners[0]))
             corners = corners + np.random.default_rng(index).normal(0, corner_noise * diagonal, corners.shape)
         if auto_corners:
-            found = find_corners(image)
+            found = rec.find_board(image)
             if found is None:
                 rows.append(_unread(name, truth, rec))
                 errors += 1
@@ -267,7 +265,7 @@ def summary(rows: list) -> dict:
             for bucket in [[r for r in with_dice if r.get("die_px") is not None and low <= r["die_px"] < high]]}
         out["dice_wrong_why"] = dict(Counter(r["dice_why"] for r in rows if "dice_why" in r).most_common())
         out["dice_reliability"] = reliability(rows)
-    if "mixed" in rows[0]:
+    if any("mixed" in r for r in rows):
         out["mixed_stacks"] = mixed_summary(rows)
     with_cube = [r for r in rows if r["has_cube"]]
     out["cube_accuracy"] = round(sum(r["cube_ok"] for r in rows) / n, 6)
@@ -282,6 +280,7 @@ MIXED_LEVELS = (0.5, 0.99, 0.9999)
 def mixed_summary(rows: list) -> dict:
     """How the mixed-stack network did: the stacks of both colours read mixed, and the other
     locations (one colour or empty) read mixed, at each probability of :data:`MIXED_LEVELS`."""
+    rows = [r for r in rows if "mixed" in r]  # not a frame whose board was not found
     stacks = [p for r in rows for p in r["mixed"]["stacks"]]
     others = [p for r in rows for p in r["mixed"]["others"]]
     locations = len(rows) * len(LOCATIONS) - len(stacks)

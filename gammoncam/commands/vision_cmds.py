@@ -53,7 +53,7 @@ def _recognize(args) -> int:
     import numpy as np
 
     image = read_image(args.image)
-    bar = colours = None
+    bar = colours = corners = None
     if args.corners and os.path.isfile(args.corners):
         from vision.adapt import CheckerColours
         from vision.corners import load_corners
@@ -70,20 +70,17 @@ def _recognize(args) -> int:
             raise UsageError(f"cannot read corners from {args.corners}: {exc}") from None
     elif args.corners:
         corners = np.array(parse_corners(args.corners))
-    else:
-        from vision.corners import find_corners
+    from vision.recognize import Recognizer
 
-        found = find_corners(image)
-        if found is None:
+    rec = Recognizer()
+    if corners is None:
+        corners = rec.find_board(image)
+        if corners is None:
             raise UsageError("could not find the board in the image: give --corners x1,y1,...,x4,y4")
-        corners = found
     if args.refine:
         from vision.corners import refine
 
         corners = refine(image, corners)
-    from vision.recognize import Recognizer
-
-    rec = Recognizer()
     # corners found were refined already; corners given by hand are re-fitted and checked
     refit = bool(args.corners) and not args.exact_corners
     if args.opening:

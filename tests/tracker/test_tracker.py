@@ -1182,6 +1182,32 @@ def test_a_cube_put_back_after_a_called_double_is_read_as_the_records(tmp_path):
     assert (referee.state.cube, referee.state.owner) == (2, 0)
 
 
+def test_a_cube_gone_out_of_sight_with_the_throw_at_rest_is_a_doubt_not_a_call(tmp_path):
+    """RULES 5.2: light, owning the cube at 2, throws 5-2; the cube, found at light's side till
+    then, is found nowhere for two settles with the dice at rest, then lies at light's side again
+    (vids 9811, 9905: the cube turned and laid before the taker beyond the picture's edge, put
+    back once called). Nothing tells a double from a cube the finder missed, so no call; the
+    official is told once, naming the throw; the play is recorded."""
+    look = _cube_looks(31)
+    opening, dark_played = _light_owning_the_cube(look)
+    light_again = dark_played.apply("13/8 13/11")
+
+    def unseen(obs):
+        obs.cube = None
+        return obs
+
+    events, referee = _tracked(tmp_path, opening + [
+        look(dark_played, (5, 2), "right", 2, "light"), unseen(look(dark_played, (5, 2))),
+        unseen(look(dark_played, (5, 2))), look(dark_played, (5, 2), "right", 2, "light"),
+        look(light_again, (5, 2), "right", 2, "light"), look(light_again, (), "right", 2, "light")])
+    doubts = [e for e in events if "went out of sight" in e.get("what", "")]
+    assert [(e["player"], e["what"].split(":")[0]) for e in doubts] == [
+        (1, "the cube went out of sight while light's 5-2 lay thrown")]
+    assert not [e for e in events if e["type"] == "call"]
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play"][-1] == (1, "13/11 13/8")
+    assert (referee.state.cube, referee.state.owner) == (2, 0)
+
+
 def test_a_cube_put_back_after_a_called_double_does_not_end_the_turn(tmp_path):
     """RULES 5.5, 6.4: light owns the cube at 2. Dark's 6-5 is first seen, read unsurely (held),
     at the settle where dark turns the cube to 4: a double by the player who does not own the
