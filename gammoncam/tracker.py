@@ -92,6 +92,10 @@ DANCE_GLIMPSED = 0.1
 # nats better than the board left as it was, the glimpse's odds of each weighed in: as much evidence
 # as :data:`PUT_RIGHT` asks (vid 9804 out of focus: light's 25/24 with a 3-1, glimpsed 3-3, 7.2 nats).
 PLAYED_NOT_DANCED = 4.0
+# Settles in a row the cube must have been found on for its absence, with a throw lying, to be
+# noted (:meth:`Tracker._note_cube_lifted`): a cube at the picture's edge is found on some settles
+# only (vid 8307, 640x360: three such notes on a cube that never moved, none with 3).
+CUBE_STEADY = 3
 # A find off the board that lies in one place this long (seconds of video) is a thing on the table
 # read as a die, not a die: a die thrown off the board is picked up for the re-roll (vid 7404: a
 # find beside the tray, read as a 3 at every settle, made two throws re-rolls).
@@ -206,7 +210,7 @@ class Tracker:
     # Where the cube lay, read surely (its face however unsure), when last seen with no dice on
     # the board: a cube turned there is no double after the throw (:meth:`_turned_before_the_throw`).
     cube_place_without_dice: str | None = None
-    cube_in_view: bool = False  # whether the cube was found on the last settle (:meth:`_note_cube_lifted`)
+    cube_found_run: int = 0  # the settles in a row the cube was found on, till the last (:meth:`_note_cube_lifted`)
     cube_lifted_noted: tuple | None = None  # (game, throws) of the throw whose cube out of sight was noted
     # True from a double the referee called till a cube action is recorded: the cube goes back to
     # where the record keeps it (RULES 6.4), so its unsure faces are told from there
@@ -341,9 +345,9 @@ class Tracker:
             self.cube_seen = cube
             if cube == self._recorded_cube():
                 self.cube_off_record = False
-        if obs.cube is None and self.cube_in_view:
+        if obs.cube is None and self.cube_found_run >= CUBE_STEADY:
             self._note_cube_lifted(obs)
-        self.cube_in_view = obs.cube is not None
+        self.cube_found_run = self.cube_found_run + 1 if obs.cube is not None else 0
         dice = read_dice(obs)
         if dice is None and self.dice_seen is not None and self.dice_seen.found_faintly(obs):
             dice = "unsure"  # a look at the dice on view, not their pick-up
@@ -1319,14 +1323,16 @@ class Tracker:
         return first, second
 
     def _note_cube_lifted(self, obs: Observation) -> None:
-        """The cube, found on the last settle, found nowhere while the thrower's roll lies at rest:
-        a double after the throw (RULES 5.2) may have been offered where the camera does not see
-        (vids 9811 and 9905: the cube laid before the taker on the table beyond the picture's
-        edge, then put back once it was called). Noted for the official once a throw, never
-        called: a cube the finder misses for a settle looks the same."""
+        """The cube, found on the last :data:`CUBE_STEADY` settles, found nowhere while the
+        thrower's roll lies at rest: a double after the throw (RULES 5.2) may have been offered
+        where the camera does not see (vids 9811 and 9905: the cube laid before the taker on the
+        table beyond the picture's edge, then put back once it was called). Noted for the official
+        once a throw, never called: a cube the finder misses for a settle looks the same. Not
+        after a double called on this throw (the cube is on its way back, vid 9712)."""
         state = self.state
         throw = (state.game, state.throws)
-        if state.phase != "moving" or read_dice(obs) is None or self.cube_lifted_noted == throw:
+        if (state.phase != "moving" or read_dice(obs) is None or self.cube_lifted_noted == throw
+                or self.cube_called or self.offered_with_throw):
             return
         self.cube_lifted_noted = throw
         self.note("unclear", what=f"the cube went out of sight while {COLOUR[state.on_roll]}'s "
