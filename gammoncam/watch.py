@@ -39,7 +39,6 @@ from vision.checkers import CLASSES
 from vision.motion import SettleGate
 from vision.observation import Observation, likeliest_classes
 
-BOARDS_TRIED = 3  # the corner finder's likeliest fields a rejected calibration tries (RecognizerObserver._found_again)
 RELOCALISE_FOREIGN = 0.5  # a settled board this different from the last one: the camera moved
 # Locations read otherwise than on the last settled board, at most, for a board found again to
 # be this game's: a double with two hits changes ten.
@@ -77,10 +76,11 @@ class RecognizerObserver:
         """The board looked for again on a settle whose reading does not confirm the corners found
         on an earlier frame: the first find may have taken something beside the field for its
         corner (vid 8709: an empty tray's outer corner, 24 px off, so no game was ever seen). The
-        finder's :data:`BOARDS_TRIED` likeliest fields on this frame are calibrated in turn (8709's
-        first frame: the tray's corner ranked first, the field second), the first confirmed kept."""
+        finder's :data:`~vision.corners.BOARDS_TRIED` likeliest fields on this frame are
+        calibrated in turn (8709's first frame: the tray's corner ranked first, the field second),
+        the first confirmed kept."""
         from vision.adapt import calibrate
-        from vision.corners import boards_found, closest_turn
+        from vision.corners import BOARDS_TRIED, boards_found, closest_turn
 
         for found in boards_found(image, BOARDS_TRIED):
             if np.abs(closest_turn(found, self.corners) - self.corners).max() > 2.0:

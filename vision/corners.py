@@ -130,6 +130,9 @@ HALF = 0.07  # half a refiner crop's side, as a share of the field's mean side
 PASSES = (0.14, 0.07)  # the refiner's passes: a wide crop (the finder may be a point off), then a narrow one
 PEAK = 0.3  # the least heat of a peak, by default
 CANDIDATE = 0.1  # the least heat a peak needs to be a candidate
+# The finder's likeliest fields a caller that can check a field tries (the watch's calibration,
+# :meth:`vision.recognize.Recognizer.find_board`): on 8709's first frame the field ranked second.
+BOARDS_TRIED = 3
 MIN_SCORE = 3.0  # the least score (see :func:`score`; at most 4 + 2 * END_WEIGHT) a field needs
 END_WEIGHT = 2.0  # the bar ends' weight in the score: they check the four corners against each other
 UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
