@@ -363,7 +363,7 @@ class Tracker:
             self.last_look = lone or self.last_look
             self._note_path(logp)
             return
-        if dice is not None and not dice.faces_sure:
+        if dice is not None and not dice.faces_sure and not self._thrown_after_the_other(dice):
             seen = self.dice_seen
             if seen is not None and None not in (seen.thrower, dice.thrower) and seen.thrower != dice.thrower:
                 # the other player's dice, however unsurely read: the throw on view before was
@@ -700,6 +700,24 @@ class Tracker:
         return True
 
     # -- throws ---------------------------------------------------------------------------
+    def _thrown_after_the_other(self, dice: DiceReading) -> bool:
+        """Whether two dice in the half of the player on roll, read too unsurely to record
+        (``faces_sure`` False), are still a new throw of theirs: their play is open, their throw
+        was seen picked up, and since then the other player's two dice were glimpsed in the
+        other half and seen gone, these two lying elsewhere. The players throw in turn (RULES
+        2.1-2.3), so the other player's turn went by unseen, and this throw is taken as thrown
+        (held till its play tells the roll): the open play is judged and the turn between read
+        off the board. Else :meth:`_glimpse` leaves such dice as the open throw's or a false
+        find (vid 9304 with the board found, long nardy at 1920x1080: dark's 3-1 after light's
+        5-5 was glimpsed, a die read 1 or 5 at 0.47 each; dark's 5-3 stayed open under both
+        turns, and the record went on two turns behind the board, every play unclear)."""
+        state = self.state
+        if (state.phase != "moving" or self.dice_seen is not None or self.last_look is not None
+                or dice.thrower != COLOUR[state.on_roll] or len(dice.faces) != 2):
+            return False
+        other = COLOUR[1 - state.on_roll]
+        return any(g.thrower == other and len(g.faces) == 2 and not g.same_throw(dice) for g in self.glimpses)
+
     def _glimpse(self, dice: DiceReading, logp: np.ndarray) -> None:
         if self.dice_seen is not None and self.dice_seen.same_throw(dice):
             return  # a look at a throw already seen (a hand over a die) tells nothing new
