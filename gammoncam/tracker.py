@@ -611,8 +611,10 @@ class Tracker:
 
     def _record_lost(self, logp: np.ndarray) -> bool:
         """Whether the record, out of sync (a play taken on the benefit of the doubt), has lost
-        the board for good: a bare board read surely everywhere (as a game is joined,
-        :data:`JOIN_SURE`) that is surely not the position before the turn on hand (the player
+        the board for good: a bare board read as surely as a game is joined (:func:`join_position`:
+        every location, or the count the fifteen checkers pin down; vid 9304 with the board found,
+        a head of nine or ten read 0.5-0.7 to the game's end) that is surely not the position
+        before the turn on hand (the player
         due's, or the play left unclear) and on which no play of that player's puts their
         checkers where they lie (:func:`mover_reached`; several turns went unseen, or a game was
         joined at a misread position; vid 7311 joined at 40%: three turns unseen in a row left
@@ -631,10 +633,8 @@ class Tracker:
             due, before = self._due()
             mover = COLOUR[due]
         classes = free_reading(logp)[0]
-        position = reading_position(classes, mover, self.state.variant)
-        if (float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE or position is None
-                or position.problem() or position.game_result()
-                or self._margin(before, mover, logp) < self.thresholds.call
+        position = join_position(logp, classes, mover, self.state.variant)
+        if (position is None or self._margin(before, mover, logp) < self.thresholds.call
                 or mover_reached(before, position)):
             return False
         self._end_unseen("the record lost the board (turns went unseen): the game is joined again at the next throw")
