@@ -612,18 +612,18 @@ class Tracker:
     def _record_lost(self, logp: np.ndarray) -> bool:
         """Whether the record, out of sync (a play taken on the benefit of the doubt), has lost
         the board for good: a bare board read as surely as a game is joined (:func:`join_position`:
-        every location, or the count the fifteen checkers pin down; vid 9304 with the board found,
-        a head of nine or ten read 0.5-0.7 to the game's end) that is surely not the position
-        before the turn on hand (the player
-        due's, or the play left unclear) and on which no play of that player's puts their
-        checkers where they lie (:func:`mover_reached`; several turns went unseen, or a game was
-        joined at a misread position; vid 7311 joined at 40%: three turns unseen in a row left
-        the record off the board for the rest of the game, every play unclear). The game is then
-        ended unseen and joined again at the next throw that lands on this board
-        (:meth:`_join`): a record with a gap the official can see, rather than one that stays
-        wrong. One look is enough (between turns players leave one
-        settle without dice, often none: vid 7311), since the join asks the throw to land on
-        the board read alike everywhere: one misread look does not restart the game's record."""
+        every location, or at the counts the fifteen checkers of each side pin down; vid 9304
+        with the board found, a head of nine or ten read 0.5-0.7 to the game's end) that is
+        surely not the position before the turn on hand (the player due's, or the play left
+        unclear) and on which no play of that player's puts their checkers where they lie
+        (:func:`mover_reached`; several turns went unseen, or a game was joined at a misread
+        position; vid 7311 joined at 40%: three turns unseen in a row left the record off the
+        board for the rest of the game, every play unclear). The game is then ended unseen and
+        joined again at the next throw that lands on this board (:meth:`_join`): a record with a
+        gap the official can see, rather than one that stays wrong. One look is enough (between
+        turns players leave one settle without dice, often none: vid 7311), since the join asks
+        the throw to land on the board read alike everywhere: one misread look does not restart
+        the game's record."""
         if (self.in_sync or self.held is not None or self.unseen is not None
                 or (self.pending is None and self.state.phase not in ("turn", "played"))):
             return False
@@ -704,13 +704,14 @@ class Tracker:
         """Whether two dice in the half of the player on roll, read too unsurely to record
         (``faces_sure`` False), are still a new throw of theirs: their play is open, their throw
         was seen picked up, and since then the other player's two dice were glimpsed in the
-        other half and seen gone, these two lying elsewhere. The players throw in turn (RULES
-        2.1-2.3), so the other player's turn went by unseen, and this throw is taken as thrown
-        (held till its play tells the roll): the open play is judged and the turn between read
-        off the board. Else :meth:`_glimpse` leaves such dice as the open throw's or a false
-        find (vid 9304 with the board found, long nardy at 1920x1080: dark's 3-1 after light's
-        5-5 was glimpsed, a die read 1 or 5 at 0.47 each; dark's 5-3 stayed open under both
-        turns, and the record went on two turns behind the board, every play unclear)."""
+        other half and seen gone, these two lying elsewhere. Turns alternate, each a throw, its
+        play and the dice picked up (RULES 7.1), so the other player's turn went by unseen, and
+        this throw is taken as thrown (held till its play tells the roll): the open play is
+        judged and the turn between read off the board. Else :meth:`_glimpse` leaves such dice
+        as the open throw's or a false find (vid 9304 with the board found, long nardy at
+        1920x1080: dark's 3-1 after light's 5-5 was glimpsed, a die read 1 or 5 at 0.47 each;
+        dark's 5-3 stayed open under both turns, and the record went on two turns behind the
+        board, every play unclear)."""
         state = self.state
         if (state.phase != "moving" or self.dice_seen is not None or self.last_look is not None
                 or dice.thrower != COLOUR[state.on_roll] or len(dice.faces) != 2):
