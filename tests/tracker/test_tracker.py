@@ -798,20 +798,16 @@ def test_one_die_glimpsed_tells_which_roll_made_an_unseen_play(tmp_path):
 def test_dice_read_unsurely_after_the_other_players_glimpsed_throw_are_the_next_throw(tmp_path):
     """Dark's 6-4 (24/18 13/9) is read unclear (a stack of light's misread under it) and stays
     open; light's 5-2 is only glimpsed in light's half and picked up; dark then throws 3-1 at
-    other places, a die read 1 or 3 at 0.45 each. Players throw in turn (RULES 2.1-2.3): that is
-    dark's next throw, not a look at the 6-4, so dark's play is judged, light's turn read off
-    the board with its glimpse, and the 3-1 recorded by its play (vid 9304 with the board found:
-    dark's 5-3 stayed open under two turns, and every later play was read unclear)."""
+    other places, a die read 1 or 3 at 0.45 each. Turns alternate (RULES 7.1): that is dark's
+    next throw, not a look at the 6-4, so dark's play is judged, light's turn read off the board
+    with its glimpse, and the 3-1 recorded by its play (vid 9304 with the board found: dark's
+    5-3 stayed open under two turns, and every later play was read unclear)."""
     from vision.checkers import CLASSES
 
-    rng = np.random.default_rng(11)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    look, looks, dark_played = _two_turns(11)
     light_played = dark_played.apply("13/8 13/11")
     dark_again = light_played.swapped().apply("8/5 6/5").swapped()
-    shown = expected_classes(light_opened.board[None], "light", "backgammon")[0]
+    shown = expected_classes(Position.start().apply("8/5 6/5").board[None], "light", "backgammon")[0]
 
     def misread(obs):  # light's 13-point read a checker short, and that checker on the 14-point
         for location, read in ((0, ("light", 4)), (1, ("light", 1))):
@@ -829,11 +825,9 @@ def test_dice_read_unsurely_after_the_other_players_glimpsed_throw_are_the_next_
     light_glimpsed = unsure(look(dark_played, (5, 2), "right"), [(0.7, 0.5), (0.8, 0.5)])
     light_glimpsed.dice[0]["faces"] = honest(np.array([0.02, 0.4, 0.02, 0.04, 0.5, 0.02]))  # a 5, or a 2
     thrown = [(0.15, 0.3), (0.35, 0.25)]  # not where dark's 6-4 lay
-    looks = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
-             look(light_opened, (6, 4), "left"), misread(look(dark_played, (6, 4), "left")),
-             misread(look(dark_played)), misread(light_glimpsed), look(light_played),
-             unsure(look(light_played, (1, 3), "left"), thrown), unsure(look(dark_again, (1, 3), "left"), thrown),
-             look(dark_again), look(dark_again, (6, 2))]
+    looks = looks[:4] + [misread(obs) for obs in looks[4:]] + [
+        misread(light_glimpsed), look(light_played), unsure(look(light_played, (1, 3), "left"), thrown),
+        unsure(look(dark_again, (1, 3), "left"), thrown), look(dark_again), look(dark_again, (6, 2))]
     events, referee = _tracked(tmp_path, looks)
     plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
     assert plays == [(1, [3, 1], "8/5 6/5"), (2, [6, 4], "24/18 13/9"), (1, [5, 2], "13/11 13/8"),
