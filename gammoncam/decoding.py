@@ -101,6 +101,11 @@ class Decision:
     margin: float  # log-likelihood of the free reading minus that of the best legal position
     candidates: int
     best_legal: Position | None = None
+    # Legal only with all the mover's fifteen counted, none of them within the dice's reach of
+    # the edge (:func:`within_reach`): a tall stack read short (vid 9814: a long nardy head of 14
+    # read as 10) still has them. The board read freely is further from the play than for an
+    # opponent's checker hidden, so it shows no agreement of record and board.
+    counted: bool = False
 
     def to_json(self) -> dict:
         return {"decision": self.kind, "margin": round(self.margin, 2), "candidates": self.candidates}
@@ -128,6 +133,8 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
     margin = ll_free - float(ll[k])
     if margin <= thresholds.legal or counted_margin(before, mover, logp, float(ll[k])) <= thresholds.legal:
         return Decision("legal", best, margin, len(boards), best)
+    if not within_reach(before, dice) and counted_margin(before, mover, logp, float(ll[k]), 0) <= thresholds.legal:
+        return Decision("legal", best, margin, len(boards), best, counted=True)
     reading = reading_position(free, mover, variant)
     possible = reading is not None and _possible(before, dice, reading)
     if margin >= thresholds.call and possible and _surely_none(logp, free, classes, k, thresholds):
@@ -135,16 +142,17 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
     return Decision("unclear", best, margin, len(boards), best)
 
 
-def counted_margin(before: Position, mover: str, logp: np.ndarray, ll_legal: float) -> float:
+def counted_margin(before: Position, mover: str, logp: np.ndarray, ll_legal: float, borne_off: int = 4) -> float:
     """The margin of a play scored ``ll_legal`` against the likeliest reading with the checkers
     a play leaves in play: the opponent's as many as ``before`` (hit ones go to the bar), the
-    mover's as many or up to four fewer (borne off, by a legal play or not). An opponent's
-    checker hidden from the camera (behind the cube in the middle of the bar, vid 8707: a dark
-    checker on the bar read as none at 0.97 through five of light's plays) makes the free
-    reading, which may leave it out, beat every play; read with the checkers counted, the play
-    is legal. A mover's checker hidden is not told from one taken off the board: that stays
-    unclear. Only a play's legality is taken from it: what is called illegal is measured, as
-    before, against the free reading.
+    mover's as many or up to ``borne_off`` fewer (taken off, by a legal play or not). An
+    opponent's checker hidden from the camera (behind the cube in the middle of the bar, vid
+    8707: a dark checker on the bar read as none at 0.97 through five of light's plays) makes the
+    free reading, which may leave it out, beat every play; read with the checkers counted, the
+    play is legal. A mover's checker hidden is not told from one taken off the board, unless no
+    checker of theirs lies within the dice's reach of the edge (:func:`within_reach`): then
+    ``borne_off`` is 0 (:func:`decode`). Only a play's legality is taken from it: what is called
+    illegal is measured, as before, against the free reading.
 
     >>> before = Position.start()
     >>> after = before.apply("8/5 6/5")
@@ -161,11 +169,23 @@ def counted_margin(before: Position, mover: str, logp: np.ndarray, ll_legal: flo
     """
     counts = np.full((16, 16), -np.inf)
     mine, theirs = int(before.board[0:25].sum()), int(before.board[25:50].sum())
-    for left in range(max(0, mine - 4), mine + 1):
+    for left in range(max(0, mine - borne_off), mine + 1):
         light, dark = (left, theirs) if mover == "light" else (theirs, left)
         counts[light, dark] = 0.0
     classes = likeliest_classes(logp, counts)
     return float(logp[np.arange(len(logp)), classes].sum()) - ll_legal
+
+
+def within_reach(before: Position, dice: tuple) -> bool:
+    """Whether a checker of the mover's lies where ``dice`` could take it off the board: on a
+    point no further from the edge than the throw's pips (four times a double's die).
+
+    >>> long = Position.start("long")  # light's fifteen on the head, its point 24
+    >>> within_reach(long, (6, 5)), within_reach(long, (6, 6)), within_reach(Position.start(), (3, 1))
+    (False, True, False)
+    """
+    reach = min(24, 4 * dice[0] if dice[0] == dice[1] else dice[0] + dice[1])
+    return bool(before.board[0:reach].any())
 
 
 def _surely_none(logp: np.ndarray, free: np.ndarray, classes: np.ndarray, k: int, thresholds: Thresholds) -> bool:
@@ -336,8 +356,8 @@ def mixed_stack_play(before: Position, dice: tuple, mover: str, logp: np.ndarray
     >>> lp[stack, DARK_OFFSET + 1], lp[stack, DARK_OFFSET + 2] = np.log(0.4), np.log(0.6)  # dark 2 or 3
     >>> lp[five, 0], lp[five, LIGHT_OFFSET] = np.log(0.97), np.log(0.03)
     >>> decision = decode(before, (2, 1), "light", lp)
-    >>> decision.kind, round(decision.margin, 1)  # the board alone: 13/11 6/5 perhaps, unclear
-    ('unclear', 3.5)
+    >>> decision.kind, round(decision.margin, 1)  # the board alone, light's fifteen counted: 13/11 6/5
+    ('legal', 3.5)
     >>> mixed = np.zeros(26); mixed[stack] = 0.9999
     >>> found = mixed_stack_play(before, (2, 1), "light", lp, mixed, decision)
     >>> found.kind, found.position.shared_points(), round(found.margin, 1)

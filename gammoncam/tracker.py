@@ -1562,8 +1562,9 @@ class Tracker:
         self.stats[decision.kind if decision.kind != "unclear" else "benefit_of_doubt"] += 1
         if decision.kind != "illegal":
             # a play legal only once the checkers are counted (:func:`counted_margin`: the board
-            # read freely is further from it) shows no more than that the two may agree
-            shows_agreement = decision.margin <= self.thresholds.legal or self.in_sync
+            # read freely is further from it) shows no more than that the two may agree, and
+            # none once the mover's are (:attr:`Decision.counted`)
+            shows_agreement = decision.margin <= self.thresholds.legal or (self.in_sync and not decision.counted)
             self.in_sync = decision.kind == "legal" and shows_agreement
         self.joined = self.joined and decision.kind != "legal"
         self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)
