@@ -112,6 +112,37 @@ def test_dice_read_surely_are_kept_though_the_finder_is_faint(frames):
 
 
 @needs_model
+def test_a_cube_read_surely_is_kept_though_the_finder_is_faint(hand_free_renders, monkeypatch):
+    """A black cube at the end of a dark bar heats the finder 0.06-0.15 (vid 9812; the double
+    recorded four turns late, when the cube was next found). A cube the reader is sure of is
+    kept at that heat, read as it lies; at a heat fainter still, or read less surely, it is not."""
+    from vision import dice
+
+    class Faint:  # the finder's heat on the frame, scaled to peak at ``peak`` on the cube's map
+        def __init__(self, finder, peak):
+            self.finder, self.peak = finder, peak
+
+        def run(self, outputs, feed):
+            heat = 1 / (1 + np.exp(-self.finder.run(outputs, feed)[0]))
+            heat = heat * self.peak / heat[:, 1].max()
+            return [np.log(heat / (1 - heat))]
+
+    with_cube = [(img, truth) for img, truth in hand_free_renders(SEED, 16) if truth["recognized"]["cube"] is not None]
+    assert with_cube
+    sure, kept = dice.SURE_CUBE, []
+    for peak, sure_cube in ((0.12, sure), (0.05, sure), (0.12, 1.01)):
+        monkeypatch.setattr(dice, "SURE_CUBE", sure_cube)
+        reader = dice.DiceReader()
+        reader.finder = Faint(reader.finder, peak)
+        for img, truth in with_cube:
+            obs = Observation.from_locations(np.full((26, 31), 1 / 31))
+            reader(img, Field(np.array(truth["field"]), img.shape[1::-1]), obs)
+            if obs.cube is not None:
+                kept.append((peak, sure_cube, obs.best()["cube"] == truth["recognized"]["cube"]))
+    assert len(kept) >= 2 and set(kept) == {(0.12, sure, True)}
+
+
+@needs_model
 def test_corners_given_by_hand_are_refitted(recognizer, frames):
     """Corners clicked a fiftieth of the field's diagonal off misread stacks; the refiner's
     re-fit reads surer and is kept, near the true corners, and every point is read right."""
