@@ -363,7 +363,7 @@ class Tracker:
             self.last_look = lone or self.last_look
             self._note_path(logp)
             return
-        if dice is not None and not dice.faces_sure and not self._thrown_after_the_other(dice):
+        if dice is not None and not dice.faces_sure and not self._thrown_after_the_other(dice, logp):
             seen = self.dice_seen
             if seen is not None and None not in (seen.thrower, dice.thrower) and seen.thrower != dice.thrower:
                 # the other player's dice, however unsurely read: the throw on view before was
@@ -700,23 +700,30 @@ class Tracker:
         return True
 
     # -- throws ---------------------------------------------------------------------------
-    def _thrown_after_the_other(self, dice: DiceReading) -> bool:
+    def _thrown_after_the_other(self, dice: DiceReading, logp: np.ndarray) -> bool:
         """Whether two dice in the half of the player on roll, read too unsurely to record
         (``faces_sure`` False), are still a new throw of theirs: their play is open, their throw
         was seen picked up, and since then the other player's two dice were glimpsed in the
-        other half and seen gone, these two lying elsewhere. Turns alternate, each a throw, its
-        play and the dice picked up (RULES 7.1), so the other player's turn went by unseen, and
-        this throw is taken as thrown (held till its play tells the roll): the open play is
-        judged and the turn between read off the board. Else :meth:`_glimpse` leaves such dice
-        as the open throw's or a false find (vid 9304 with the board found, long nardy at
-        1920x1080: dark's 3-1 after light's 5-5 was glimpsed, a die read 1 or 5 at 0.47 each;
-        dark's 5-3 stayed open under both turns, and the record went on two turns behind the
-        board, every play unclear)."""
+        other half and seen gone, these two lying elsewhere; or their play is recorded, and
+        since then the other player's dice were glimpsed (a die of them will do) and the board
+        shows the other player played. Turns alternate, each a throw, its play and the dice
+        picked up (RULES 7.1), so the other player's turn went by unseen, and this throw is
+        taken as thrown (held till its play tells the roll): the open play is judged and the
+        turn between read off the board. Else :meth:`_glimpse` leaves such dice as the open
+        throw's or a false find (vid 9304 with the board found, long nardy at 1920x1080: dark's
+        3-1 after light's 5-5 was glimpsed, a die read 1 or 5 at 0.47 each; dark's 5-3 stayed
+        open under both turns, and the record went on two turns behind the board, every play
+        unclear), or waits for a throw read surely (vid 9814, dice 24-34 px: dark's 4-4 glimpsed
+        as one 4, light's 4-3 read 6-3 unsurely, no throw read surely for 20 s; the record was
+        judged lost and the game joined again a minute later)."""
         state = self.state
-        if (state.phase != "moving" or self.dice_seen is not None or self.last_look is not None
+        if (state.phase not in ("moving", "played") or self.dice_seen is not None or self.last_look is not None
                 or dice.thrower != COLOUR[state.on_roll] or len(dice.faces) != 2):
             return False
         other = COLOUR[1 - state.on_roll]
+        if state.phase == "played":
+            # their play recorded, the other's glimpsed (a die may be enough) and on the board
+            return any(g.thrower == other for g in self.glimpses) and self._board_moved(logp)
         return any(g.thrower == other and len(g.faces) == 2 and not g.same_throw(dice) for g in self.glimpses)
 
     def _glimpse(self, dice: DiceReading, logp: np.ndarray) -> None:

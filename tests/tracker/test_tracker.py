@@ -845,6 +845,27 @@ def test_dice_read_unsurely_after_the_other_players_glimpsed_throw_are_the_next_
     assert referee.state.on_roll == 0 and referee.state.dice == (6, 2)
 
 
+def test_dice_read_unsurely_after_the_other_player_played_unseen_are_the_next_throw(tmp_path):
+    """Light's 3-1 is recorded; dark's 6-4 is glimpsed as one die (the other hidden) and played
+    (24/18 13/9) with no settle showing the throw; light then throws 5-2, read unsurely (a die 5
+    or 2 at 0.45 each). Turns alternate (RULES 7.1): dark's turn went by, read off the board with
+    its glimpse, and light's dice are light's next throw, recorded by its play (vid 9814: dark's
+    4-4 glimpsed as one 4, light's 4-3 read unsurely; the record lost the board there and the
+    game was joined again a minute later)."""
+    look, looks, dark_played = _two_turns(13)
+    light_played = dark_played.apply("13/11 13/8")
+    one_die = look(Position.start().apply("8/5 6/5"), (6,), "left")  # dark's 6-4, the 4 hidden
+    light_throw = look(dark_played, (5, 2), "right")
+    light_throw.dice[0]["faces"] = honest(np.array([0.02, 0.45, 0.02, 0.04, 0.45, 0.02]))
+    events, referee = _tracked(tmp_path, looks[:4] + [one_die, look(dark_played), light_throw, look(light_played),
+                                                      look(light_played)])
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays == [(1, [3, 1], "8/5 6/5"), (2, [6, 4], "24/18 13/9"), (1, [5, 2], "13/11 13/8")]
+    assert [(e["player"], e["glimpse"]) for e in events if e["type"] == "turn_missed"] == [(2, [6])]
+    assert not [e for e in events if e["type"] == "call"]
+    assert (referee.state.on_roll, referee.state.phase) == (0, "played")
+
+
 def _opening_six_five_read_as_a_tie() -> tuple:
     """A ``look`` (seeded), ``tie(position)``: a look at dark's opening 6-5 lying in dark's half
     on ``position``, read 5-5 with the 6 at 0.19; the start, and dark's 24/13 played from it."""
