@@ -55,9 +55,9 @@ PRESENT = 0.12  # heat times the reader's "a die" at least this: a die (on rende
 CUBE_PRESENT = 0.15
 # A find the reader reads as a cube this surely is the cube though the finder's heat is faint (at
 # least FAINT_CUBE times the reader's "a cube"): a black cube at the end of a dark bar (vid 9812)
-# heats the finder 0.06-0.15 and was missed for four turns, its double recorded that late. On 1,032
-# settled frames without a hand from the 86 watch-suite videos: 14 more cubes found (1,000 -> 1,014
-# of 1,023 in view), no false one; on the 1,400 test and calibration renders one frame's false cube.
+# came to 0.06-0.15 and was missed for four turns, its double recorded that late. On 1,032 settled
+# frames without a hand from the 86 watch-suite videos: cubes found 991 -> 1,005 of 1,023 in
+# view, no more false ones; on the 1,400 test and calibration renders one more false cube.
 SURE_CUBE = 0.95
 FAINT_CUBE = 0.06
 # A find the reader reads as a die this surely is a die however faint the finder's heat (above

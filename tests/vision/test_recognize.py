@@ -113,9 +113,10 @@ def test_dice_read_surely_are_kept_though_the_finder_is_faint(frames):
 
 @needs_model
 def test_a_cube_read_surely_is_kept_though_the_finder_is_faint(hand_free_renders, monkeypatch):
-    """A black cube at the end of a dark bar heats the finder 0.06-0.15 (vid 9812; the double
-    recorded four turns late, when the cube was next found). A cube the reader is sure of is
-    kept at that heat, read as it lies; at a heat fainter still, or read less surely, it is not."""
+    """A black cube at the end of a dark bar heats the finder faintly: its heat times the
+    reader's "a cube" was 0.06-0.15 (vid 9812; the double recorded four turns late, when the cube
+    was next found). A cube the reader is sure of is kept at such a heat, read as it lies; at a
+    heat fainter still, or read less surely, it is not."""
     from vision import dice
 
     class Faint:  # the finder's heat on the frame, scaled to peak at ``peak`` on the cube's map
