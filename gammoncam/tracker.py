@@ -714,8 +714,8 @@ class Tracker:
         3-1 after light's 5-5 was glimpsed, a die read 1 or 5 at 0.47 each; dark's 5-3 stayed
         open under both turns, and the record went on two turns behind the board, every play
         unclear), or waits for a throw read surely (vid 9814, dice 24-34 px: dark's 4-4 glimpsed
-        as one 4, light's 4-3 read 6-3 unsurely, no throw read surely for 20 s; the record was
-        judged lost and the game joined again a minute later)."""
+        as one 4, light's 4-3 read 6-3 unsurely, no throw read surely for 11 s; the record was
+        judged lost and the game joined again 50 s later)."""
         state = self.state
         if (state.phase not in ("moving", "played") or self.dice_seen is not None or self.last_look is not None
                 or dice.thrower != COLOUR[state.on_roll] or len(dice.faces) != 2):

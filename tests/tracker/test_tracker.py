@@ -851,7 +851,7 @@ def test_dice_read_unsurely_after_the_other_player_played_unseen_are_the_next_th
     or 2 at 0.45 each). Turns alternate (RULES 7.1): dark's turn went by, read off the board with
     its glimpse, and light's dice are light's next throw, recorded by its play (vid 9814: dark's
     4-4 glimpsed as one 4, light's 4-3 read unsurely; the record lost the board there and the
-    game was joined again a minute later)."""
+    game was joined again 50 s later)."""
     look, looks, dark_played = _two_turns(13)
     light_played = dark_played.apply("13/11 13/8")
     one_die = look(Position.start().apply("8/5 6/5"), (6,), "left")  # dark's 6-4, the 4 hidden
