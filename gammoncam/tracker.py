@@ -164,6 +164,8 @@ class Pending:
     read: set = field(default_factory=set)  # the rolls some look at the dice read (DiceReading.rolls_read)
     floor: float = MISREAD_FLOOR  # how likely a roll must be to stay possible for a call (DiceReading.floor)
     px: float = float("inf")  # the smaller die's reading crop, frame pixels (DiceReading.px)
+    misread: tuple | None = None  # the roll, not the one read, whose legal play the board showed at the last look
+    opponent_moving: bool = False  # the last look showed the other player's checkers moved
 
 
 def doubt_of_dice(read: tuple, faces: tuple, px: float, foul: bool) -> dict:
@@ -334,7 +336,7 @@ class Tracker:
         if self.pending is not None:
             self._retry(logp)
         self._put_right(logp)
-        if self._on_a_shared_point(obs):
+        if self._on_a_shared_point(obs, logp):
             return
         cube = read_cube(obs, seen=self._cube_to_read_from(), centred=self._centred_cube())
         if cube == "unsure":
@@ -1521,6 +1523,7 @@ class Tracker:
         reader nearly saw, the opponent's legal play (a throw the tracker missed, so it waits for
         the wrong player; after a roll that leaves no play, the dance is recorded), or the
         opponent's checkers moved."""
+        p.misread, p.opponent_moving = None, False
         decision = decode(p.before, p.dice, p.mover, logp, self.thresholds)
         decision = (shared_point_play(p.before, p.dice, p.mover, logp, decision, self.thresholds)
                     or mixed_stack_play(p.before, p.dice, p.mover, logp, self.last_mixed, decision, self.thresholds)
@@ -1529,6 +1532,7 @@ class Tracker:
             return decision
         roll = misread_roll(p.before, decision.position, p.dice, p.faces, p.floor, p.read)
         if roll is not None:
+            p.misread = roll
             self.note("dice_misread", player=self.state.on_roll + 1, likely=list(roll),
                       what=f"the play is a {roll[0]}-{roll[1]}'s, the dice were read {p.dice[0]}-{p.dice[1]}: "
                            "one die misread, or a foul", **doubt_of_dice(p.dice, p.faces, p.px, True),
@@ -1549,6 +1553,7 @@ class Tracker:
             # own checkers, so that is the other's turn begun on top of this one, their throw
             # unseen, or a stack of theirs misread (vid 7312: a false call on the sum of looks
             # at a play left unclear and at the other player's play begun).
+            p.opponent_moving = True
             self.note("opponent_moving", player=self.state.on_roll + 1, **decision.to_json())
         elif not self.in_sync:
             self.note("not_in_sync", player=self.state.on_roll + 1, **decision.to_json())
@@ -1578,17 +1583,21 @@ class Tracker:
         if decision.position.shared_points() and turn_over:
             self._end_unseen(SHARED_POINT_STANDS)
 
-    def _on_a_shared_point(self, obs: Observation) -> bool:
+    def _on_a_shared_point(self, obs: Observation, logp: np.ndarray) -> bool:
         """Whether the record waits on a foul that left both colours on one point
         (:func:`shared_point_play`) for the play to be put right (RULES 7.2): nothing else is
         read meanwhile, since no game goes on from that board (RULES 1) and every later play
         would be called for it. Once the turn is surely over (dice on view, the cube moved)
         with the foul standing, the record ends; the game is joined again on a board a game
-        can have."""
+        can have. A board back at the turn's start is being put right, whatever dice are found
+        (vid 9911: two false finds on dark checkers at the field's corners, with light's
+        checkers taken back to make the play again, ended the record)."""
         state = self.state
         if state.phase != "played" or not state.position.shared_points():
             return False
         if read_dice(obs) is None and read_cube(obs, seen=self.cube_seen) in (None, "unsure", self.cube_seen):
+            return True
+        if self._shows(state.before, COLOUR[state.on_roll], logp):
             return True
         self._end_unseen(SHARED_POINT_STANDS)
         return False
@@ -1639,6 +1648,14 @@ class Tracker:
             return
         for lp in (logp, p.logp + logp):
             decision = self._decode(p, lp)
+            if lp is logp and p.opponent_moving and not p.unplayed:
+                # The other player's turn began on top of this one, which is over: it is judged
+                # on the looks before, not summed with a board the other's play has changed
+                # (vid 9913: light's 13/10 under dice read 4-1, a 2-1 misread, was left unclear
+                # under dark's play till dark's throw was read, and the sum of looks then showed
+                # no play of any roll)
+                self._commit_pending("the other player is moving")
+                return
             if p.unplayed and decision.position == p.before:
                 break  # still nothing played: the next throw tells whether the throw counted
             if decision.kind == "legal" or (decision.kind == "illegal" and not p.unplayed):
@@ -1658,10 +1675,22 @@ class Tracker:
         p = self.pending
         self.pending = None
         decision = self._decode(p, p.logp)
+        dice = p.dice
+        if decision.kind == "unclear" and p.misread is not None:
+            # The turn is over on a play the dice read make illegal, but legal for a roll they may
+            # have shown (noted ``dice_misread``): no call, and the play seen is recorded with
+            # the roll it needs, not the read roll's likeliest play, which the board is far from
+            # (vid 9913, dice 18 px: the opening 2-1 read surely 4-1, its 13/10 recorded as
+            # 13/8 and no later turn right).
+            as_misread = decode(p.before, p.misread, p.mover, p.logp, self.thresholds)
+            if as_misread.kind == "legal":
+                dice, decision = p.misread, as_misread
+                self._submit(DiceCorrected(*dice), player=self.state.on_roll + 1, dice=list(dice),
+                             recorded=list(p.dice), why="the play seen is legal for this roll, not for the dice read")
         if decision.kind == "unclear":
             decision = Decision("unclear", decision.best_legal, decision.margin, decision.candidates,
                                 decision.best_legal)
-        self._play(decision, self.state.on_roll, p.dice, frames=p.frames,
+        self._play(decision, self.state.on_roll, dice, frames=p.frames,
                    resolved=f"{why}: the likeliest legal play stands" if decision.kind == "unclear" else why)
 
     # -- the cube -------------------------------------------------------------------------

@@ -1696,6 +1696,40 @@ def test_a_small_die_read_surely_wrong_is_a_misread_not_a_foul(tmp_path, six, px
     assert all(0.5 < d["probability"] <= 1 for d in doubts.told)
 
 
+@pytest.mark.parametrize("turn_over_by", ["dark's throw read", "dark's play seen first"])
+def test_a_play_legal_only_for_a_misread_roll_is_recorded_with_that_roll_when_the_turn_ends(tmp_path, turn_over_by):
+    """Light's opening 2-1 is read 4-1, the 4 at 0.9 with a share for the 2 (dice of 18 px, vid
+    9913), and light plays 13/10: no play of a 4-1's, a 2-1's. That is no call (a die may be
+    misread), and once the turn is over the play seen is recorded with the roll it needs, the
+    dice corrected, not the 4-1's likeliest play, which the board is far from. The turn is over
+    when dark's throw is read, or as soon as a board shows dark's checkers moved (dark's 6-5,
+    24/13, played, its throw unseen): that board is not summed with light's play, which no roll makes
+    then."""
+    rng = np.random.default_rng(41)
+    start = Position.start()
+    light_played = start.apply("13/10")
+    dark_played = light_played.swapped().apply("24/13").swapped()
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+
+    def four_one_read(obs):
+        obs.dice[0]["faces"] = honest(np.array([0.005, 0.08, 0.005, 0.9, 0.005, 0.005]))  # a 4, or a 2
+        return obs
+
+    looks = [look(start), four_one_read(look(start, (4, 1))), four_one_read(look(light_played, (4, 1))),
+             look(light_played)]
+    if turn_over_by == "dark's throw read":
+        looks += [look(light_played, (6, 5), "left"), look(dark_played, (6, 5), "left"), look(dark_played)]
+    else:
+        looks += [look(dark_played), look(dark_played, (3, 1))]
+    events, referee = _tracked(tmp_path, looks)
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert [(e["dice"], e["recorded"]) for e in events if e["type"] == "dice_corrected"] == [([2, 1], [4, 1])]
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays[0] == (1, [2, 1], "13/10")
+    assert plays[1:] == [(2, [6, 5], "24/13")]
+    assert "dice_misread" in [e["type"] for e in events]  # the official is told: a foul if the 4 was thrown
+
+
 def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path):
     """Dark throws 6-5 and plays 24/18, then 18/13. At the settle between, the dice are found
     faintly (one die, weakly, a little off where it lay: too faint to read a throw from, vid
@@ -2948,13 +2982,15 @@ def test_a_turn_no_roll_explains_is_not_called_when_the_other_side_moved_too(tmp
     assert ("turn_missed", 1, "unclear") in [(e["type"], e.get("player"), e.get("decision")) for e in events]
 
 
-@pytest.mark.parametrize("put_right", [False, True])
+@pytest.mark.parametrize("put_right", [False, True, "taken back"])
 def test_a_checker_landed_on_a_point_the_opponent_holds_is_called(tmp_path, put_right):
     """RULES 3.1, 3.2: light's opening 5-2 played 6/1 13/11, 6/1 landing on dark's two checkers;
     the stack of three is read as dark's (the colour most of it shows). Called as such at its
     turn. Left standing when dark throws, the record ends there (no game goes on from that
     board), with no later call; put right first (RULES 7.2: the checker back on 6, then 13/8),
-    the game goes on from the play put right."""
+    the game goes on from the play put right. So too when both checkers are taken back to make
+    the play again while two dice are found unsurely at the field's corners (false finds on
+    stacks: vid 9911): a board back at the turn's start is no turn over."""
     from vision.observation import Observation
 
     rng = np.random.default_rng(26)
@@ -2971,7 +3007,13 @@ def test_a_checker_landed_on_a_point_the_opponent_holds_is_called(tmp_path, put_
         return obs
 
     looks = [_look(start, rng), _look(start, rng, (5, 2)), stack_read_as_darks((5, 2)), stack_read_as_darks()]
-    if put_right:
+    if put_right == "taken back":
+        right = start.apply("13/8 13/11")
+        false_finds = _glimpsed(_look(start, rng), (2, 1), "left")
+        for die, corner in zip(false_finds.dice, ([0.003, 0.012], [0.0, 0.999])):
+            die["uv"] = corner
+        looks += [false_finds, _look(start.apply("13/11"), rng), _look(right, rng), _look(right, rng, (4, 3), "left")]
+    elif put_right:
         right = start.apply("13/8 13/11")
         looks += [_look(start.apply("13/11"), rng), _look(right, rng), _look(right, rng, (4, 3), "left")]
     else:
