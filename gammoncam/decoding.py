@@ -26,7 +26,7 @@ import numpy as np
 
 from engine.position import Position
 from gammoncam.readings import ROLLS
-from vision.checkers import LOCATIONS, class_of
+from vision.checkers import LOCATIONS, MAX_COUNT, class_of
 from vision.layout import other
 from vision.orientation import LOCATION_INDEX, location_map, reading_position
 from vision.observation import Observation, likeliest_classes
@@ -106,6 +106,9 @@ class Decision:
     # read as 10) still has them. The board read freely is further from the play than for an
     # opponent's checker hidden, so it shows no agreement of record and board.
     counted: bool = False
+    # The board read freely differs from the play only where a tall stack of it is counted
+    # short (:func:`counted_short`): the two agree all the same.
+    stacks_short: bool = False
 
     def to_json(self) -> dict:
         return {"decision": self.kind, "margin": round(self.margin, 2), "candidates": self.candidates}
@@ -132,17 +135,35 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
     free, ll_free = free_reading(logp)
     margin = ll_free - float(ll[k])
     if margin <= thresholds.legal or counted_margin(before, mover, logp, float(ll[k])) <= thresholds.legal:
-        return Decision("legal", best, margin, len(boards), best)
+        return Decision("legal", best, margin, len(boards), best, stacks_short=counted_short(free, classes[k]))
     if not within_reach(before, dice) and counted_margin(before, mover, logp, float(ll[k]), 0) <= thresholds.legal:
-        return Decision("legal", best, margin, len(boards), best, counted=True)
+        return Decision("legal", best, margin, len(boards), best, counted=True,
+                        stacks_short=counted_short(free, classes[k]))
     reading = reading_position(free, mover, variant)
     possible = reading is not None and _possible(before, dice, reading)
+    if not possible:
+        # Tall stacks read short leave the free reading checkers short of any board a play
+        # makes (vid 9921: both long nardy heads, seen steeply, one to four short all game).
+        # Read with the checkers counted, as a legal play is (:func:`counted_margin`; the
+        # mover's all kept where none is within the dice's reach of the edge), where that
+        # reading differs from the free one by such stacks alone.
+        mine, theirs = int(before.board[0:25].sum()), int(before.board[25:50].sum())
+        off = MOST_BORNE_OFF if within_reach(before, dice) else 0
+        counted, ll_counted = counted_reading(logp, mover, range(max(0, mine - off), mine + 1), theirs)
+        if counted_short(free, counted):
+            free, margin = counted, ll_counted - float(ll[k])
+            reading = reading_position(free, mover, variant)
+            possible = reading is not None and _possible(before, dice, reading)
     if margin >= thresholds.call and possible and _surely_none(logp, free, classes, k, thresholds):
         return Decision("illegal", reading, margin, len(boards), best)
     return Decision("unclear", best, margin, len(boards), best)
 
 
-def counted_margin(before: Position, mover: str, logp: np.ndarray, ll_legal: float, borne_off: int = 4) -> float:
+MOST_BORNE_OFF = 4  # checkers one turn can bear off (a double's four steps)
+
+
+def counted_margin(before: Position, mover: str, logp: np.ndarray, ll_legal: float,
+                   borne_off: int = MOST_BORNE_OFF) -> float:
     """The margin of a play scored ``ll_legal`` against the likeliest reading with the checkers
     a play leaves in play: the opponent's as many as ``before`` (hit ones go to the bar), the
     mover's as many or up to ``borne_off`` fewer (taken off, by a legal play or not). An
@@ -167,13 +188,42 @@ def counted_margin(before: Position, mover: str, logp: np.ndarray, ll_legal: flo
     >>> decode(before, (3, 1), "light", lp).kind
     'legal'
     """
-    counts = np.full((16, 16), -np.inf)
     mine, theirs = int(before.board[0:25].sum()), int(before.board[25:50].sum())
-    for left in range(max(0, mine - borne_off), mine + 1):
+    return counted_reading(logp, mover, range(max(0, mine - borne_off), mine + 1), theirs)[1] - ll_legal
+
+
+def counted_reading(logp: np.ndarray, mover: str, mine: range, theirs: int) -> tuple[np.ndarray, float]:
+    """The likeliest reading (a class per location) with ``theirs`` of the opponent's checkers
+    on the board (the bar included) and as many of the mover's as one of ``mine``, and its
+    log-likelihood."""
+    counts = np.full((16, 16), -np.inf)
+    for left in mine:
         light, dark = (left, theirs) if mover == "light" else (theirs, left)
         counts[light, dark] = 0.0
     classes = likeliest_classes(logp, counts)
-    return float(logp[np.arange(len(logp)), classes].sum()) - ll_legal
+    return classes, float(logp[np.arange(len(logp)), classes].sum())
+
+
+# A stack of more than five lies as a long column or in a second layer, and is the one the
+# checker network counts short most often (vid 9921: long nardy heads of 11-14 seen steeply,
+# read one to four short at every settle of the game).
+TALL = 6
+
+
+def counted_short(read: np.ndarray, classes: np.ndarray) -> bool:
+    """Whether a reading (``read``, a class per location) differs from a position's (``classes``)
+    only by stacks of at least :data:`TALL` checkers of the position read as fewer of their colour.
+
+    >>> head, short = class_of("light", 13), class_of("light", 11)
+    >>> counted_short(np.array([short, 0]), np.array([head, 0])), counted_short(np.array([0, 0]), np.array([head, 0]))
+    (True, False)
+    """
+    differ = read != classes
+    colour_of = lambda c: (c - 1) // MAX_COUNT  # 0 light, 1 dark; for counts of 1 and more
+    count_of = lambda c: (c - 1) % MAX_COUNT + 1
+    want, got = classes[differ], read[differ]
+    return bool(((want > 0) & (got > 0) & (colour_of(want) == colour_of(got))
+                 & (count_of(want) >= TALL) & (count_of(got) < count_of(want))).all())
 
 
 def within_reach(before: Position, dice: tuple) -> bool:
@@ -248,7 +298,12 @@ def _likeliest_landing(boards: np.ndarray, mover: str, variant: str, logp: np.nd
     pass for one hidden in the stack. Or None."""
     classes, either, shared = read_either_colour(boards, mover, variant, logp, mixed)
     k = int(np.argmax(either.sum(axis=1)))
-    if free_reading(logp)[1] - float(either[k].sum()) > thresholds.legal:
+    # Against the likeliest reading with the landing's checkers in play, as a legal play is
+    # (:func:`counted_margin`): a long nardy head of eleven seen steeply and read as ten leaves
+    # the free reading a checker short of any landing (vid 9921: 24/21 24/19 onto dark's checker
+    # left unclear 17 nats from the board).
+    mine, theirs = int(boards[k, 0:25].sum()), int(boards[k, 25:50].sum())
+    if counted_reading(logp, mover, range(mine, mine + 1), theirs)[1] - float(either[k].sum()) > thresholds.legal:
         return None
     legal = expected_classes(best_legal.board[None], mover, variant)[0]
     stack = shared[k]
@@ -257,8 +312,13 @@ def _likeliest_landing(boards: np.ndarray, mover: str, variant: str, logp: np.nd
         shown |= mixed >= MIXED_SURE
     if not shown[stack].all():
         return None
+    # Elsewhere the board must rule the legal play out: each location where the two differ
+    # read as the landing has it, or as the legal play has it only unsurely (vid 9921: a head
+    # of eleven read 10 at 0.51, 11 at 0.38, the legal play's 12 at 0.08)
     differ = ~stack & (classes[k] != legal)
-    if not (np.exp(either[k][differ]) >= thresholds.confident).all():
+    rows = np.arange(logp.shape[0])[differ]
+    if not ((np.exp(either[k][differ]) >= thresholds.confident)
+            | (np.exp(logp[rows, legal[differ]]) <= 1 - thresholds.confident)).all():
         return None
     return k
 

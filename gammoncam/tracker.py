@@ -66,9 +66,9 @@ import numpy as np
 from engine.match import (Beaver, DiceCorrected, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame,
                           OpeningThrow, Played, Take, Throw)
 from engine.position import Position
-from gammoncam.decoding import (Decision, Thresholds, danced_between, decode, expected_classes, explained,
-                                free_reading, log_probs, mixed_stack_play, mover_reached, opponent_played,
-                                passes_through, shared_point_play)
+from gammoncam.decoding import (Decision, Thresholds, counted_margin, danced_between, decode, expected_classes,
+                                explained, free_reading, log_probs, mixed_stack_play, mover_reached,
+                                opponent_played, passes_through, shared_point_play)
 from gammoncam.readings import (CHANCE, LEGIBLE_PX, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading,
                                 cube_place, lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
@@ -499,7 +499,15 @@ class Tracker:
 
     # -- games ----------------------------------------------------------------------------
     def _at_start(self, logp: np.ndarray) -> bool:
-        return self._shows(Position.start(self.state.variant), "light", logp)
+        """Whether the board shows the starting position. Measured also against the likeliest
+        reading with every checker on the board, none borne off (a side bears off only with all
+        its checkers home, RULES 3.6, and the heads are not): a long nardy head of fifteen seen
+        steeply, read as 11 with the four others taken for borne off, is the start all the same
+        (vid 9921: the opening never seen, the game joined at its twentieth turn)."""
+        start = Position.start(self.state.variant)
+        return (self._shows(start, "light", logp)
+                or counted_margin(start, "light", logp, explained(start, "light", logp, self.last_mixed), 0)
+                <= self.thresholds.legal)
 
     def _shows(self, position: Position, mover: str, logp: np.ndarray) -> bool:
         """Whether the board on view is ``position`` (seen from ``mover``), as surely as a legal play."""
@@ -1575,8 +1583,10 @@ class Tracker:
         if decision.kind != "illegal":
             # a play legal only once the checkers are counted (:func:`counted_margin`: the board
             # read freely is further from it) shows no more than that the two may agree, and
-            # none once the mover's are (:attr:`Decision.counted`)
-            shows_agreement = decision.margin <= self.thresholds.legal or (self.in_sync and not decision.counted)
+            # none once the mover's are (:attr:`Decision.counted`), unless all the reading
+            # missed lies in tall stacks where the play has them (:attr:`Decision.stacks_short`)
+            shows_agreement = (decision.margin <= self.thresholds.legal or decision.stacks_short
+                               or (self.in_sync and not decision.counted))
             self.in_sync = decision.kind == "legal" and shows_agreement
         self.joined = self.joined and decision.kind != "legal"
         self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)

@@ -2,10 +2,10 @@
 
 It runs on every frame, so it is cheap: the frame is shrunk once (``cv2.resize``, area
 averaging) and the board's quadrilateral, with a margin for dice thrown near the rails, is
-warped to a small grey image (192x128 by default). Three numbers come from that image:
+warped to a small image (192x128 by default). Three numbers come from that image:
 
-- *motion*: the share of its pixels that changed by more than ``delta`` grey levels since the
-  previous frame;
+- *motion*: the share of its pixels that changed by more than ``delta`` grey levels, or more
+  than ``colour_delta`` levels of one colour, since the previous frame;
 - *foreign*: the share that differ by more than ``delta`` from the last *settled* image. A hand,
   a sleeve or a cup over the board covers far more of it than a moved checker or a pair of dice,
   so a large foreign share reaching in from the edge of the view (an arm comes from outside) is
@@ -61,10 +61,13 @@ class SettleGate:
     """The gate for one camera view of the board (``corners`` TL, TR, BR, BL in frame pixels).
 
     ``quiet_s``: how long the board must be still to count as settled; ``delta``: grey levels a
-    pixel must change by to count; ``still``: the share of changed pixels below which a frame is
-    still (0.0004, about 10 pixels: a quarter of a small die, so dice still sliding to rest keep
-    the board unsettled; at 0.0008 a blue die 14 px across on a far board, moving 20 px a frame,
-    settled the board twice in one rendered game and its throw was called as off the board);
+    pixel must change by to count; ``colour_delta``: or levels of one colour, for motion (twice
+    ``delta``: at 12, a video's colour noise on small, dim boards moved a quarter to three
+    quarters of their still frames, vids 7801, 8401, and boards settled less often); ``still``:
+    the share of changed pixels below which a frame is still (0.0004, about 10 pixels: a quarter
+    of a small die, so dice still sliding to rest keep the board unsettled; at 0.0008 a blue die
+    14 px across on a far board, moving 20 px a frame, settled the board twice in one rendered
+    game and its throw was called as off the board);
     ``hand``: the foreign share above which a hand is over the board, when at least half of it
     touches the edge of the view (:meth:`_reaches_in`); ``hand_quiet_s``: how long such a still
     image must stay still to be taken (a hand at rest, a board moved or re-lit). The foreign
@@ -77,11 +80,12 @@ class SettleGate:
     """
 
     def __init__(self, corners, fps: float = 30.0, *, margin: float = 0.12, quiet_s: float = 0.1,
-                 delta: int = 12, still: float = 0.0004, hand: float = 0.03, hand_quiet_s: float = 0.6):
+                 delta: int = 12, colour_delta: int = 24, still: float = 0.0004, hand: float = 0.03,
+                 hand_quiet_s: float = 0.6):
         self.fps = float(fps) if fps and fps > 0 else 30.0
         self.quiet = max(1, int(round(quiet_s * self.fps)))
         self.hand_quiet = max(self.quiet, int(round(hand_quiet_s * self.fps)))
-        self.delta, self.still, self.hand = delta, still, hand
+        self.delta, self.colour_delta, self.still, self.hand = delta, colour_delta, still, hand
         self.margin = margin
         self.set_corners(corners)
         self.reset()
@@ -100,19 +104,24 @@ class SettleGate:
         return cv2.getPerspectiveTransform(quad, dst)
 
     def reset(self) -> None:
-        self.previous: np.ndarray | None = None
+        self.previous: np.ndarray | None = None  # the last frame's gate image, and in grey
+        self.previous_grey: np.ndarray | None = None
         self.reference: np.ndarray | None = None  # the last settled image
         self.still_frames = 0
         self.was_settled = False
 
     def image(self, frame: np.ndarray, homography: np.ndarray | None = None) -> np.ndarray:
-        """The gate's small grey image of the board in ``frame`` (where ``homography`` puts it)."""
+        """The gate's small colour image of the board in ``frame`` (where ``homography`` puts it)."""
         h, w = frame.shape[:2]
         small = cv2.resize(frame, (w // SHRINK, h // SHRINK), interpolation=cv2.INTER_AREA)
         board = cv2.warpPerspective(small, self.homography if homography is None else homography, SIZE,
                                     flags=cv2.INTER_LINEAR)
-        grey = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY)
-        return cv2.GaussianBlur(grey, (3, 3), 0)
+        return cv2.GaussianBlur(board, (3, 3), 0)
+
+    @staticmethod
+    def grey(image: np.ndarray) -> np.ndarray:
+        """A gate image in grey, as hands and the board last settled are compared."""
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
     def _reaches_in(self, changed: np.ndarray, frame_shape: tuple) -> float:
         """The share of the view in changed regions (``changed``, 0/1) that touch its edge, where
@@ -136,7 +145,7 @@ class SettleGate:
             return 1.0
         # in the gate's own corner order, whatever order the caller keeps them in
         corners = closest_turn(np.asarray(corners, np.float64).reshape(4, 2), self.corners)
-        grey = self.image(frame, self._homography(corners)).astype(np.float32)
+        grey = self.grey(self.image(frame, self._homography(corners))).astype(np.float32)
         ref = self.reference.astype(np.float32)
         grey = (grey - grey.mean()) * (ref.std() / max(float(grey.std()), 1.0)) + ref.mean()
         return float((np.abs(grey - ref) > self.delta).mean())
@@ -145,12 +154,18 @@ class SettleGate:
         import time
 
         t0 = time.perf_counter()
-        grey = self.image(frame)
+        colour = self.image(frame)
+        grey = self.grey(colour)
         if self.previous is None:
             motion = 1.0
         else:
-            motion = float((cv2.absdiff(grey, self.previous) > self.delta).mean())
-        self.previous = grey
+            # in grey, or in any colour by ``colour_delta``: red dice rolling over a wood field of
+            # their own grey changed no grey level by ``delta``, and the board settled under them
+            # (vid 9924: a throw read while rolling, read again at rest, called as thrown again)
+            moved = cv2.absdiff(grey, self.previous_grey) > self.delta
+            moved |= cv2.absdiff(colour, self.previous).max(axis=2) > self.colour_delta
+            motion = float(moved.mean())
+        self.previous, self.previous_grey = colour, grey
         foreign, hands = 0.0, False
         if self.reference is not None:
             changed = (cv2.absdiff(grey, self.reference) > self.delta).astype(np.uint8)

@@ -1526,6 +1526,50 @@ def test_a_head_read_one_too_many_is_measured_against_fifteen_checkers(tmp_path)
     assert not [e for e in events if e["type"] == "unclear"]
 
 
+@pytest.mark.parametrize("foul", [False, True])
+def test_long_nardy_heads_read_short_all_game_are_followed_and_a_foul_called(tmp_path, foul):
+    """Long nardy seen steeply: both heads' long columns read two short at every look (0.55,
+    one short 0.3, right 0.15), the four checkers missing taken for borne off by the board
+    read freely (vid 9921). The opening is still the start (none is borne off before a game,
+    RULES 3.6), the legal plays are followed, and light's 5-3 played 24/21 24/19, two checkers
+    off the head (RULES 3.7), is called: before, the opening was never seen, and once a game
+    was followed no play ever showed record and board agreeing, so no foul could be called
+    (the game was joined at a throw on the board taken for a game in progress)."""
+    from vision.checkers import CLASSES
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(41)
+    heads = [location_map(colour, "long")[23] for colour in ("light", "dark")]
+
+    def look(position, dice=(), half="right"):
+        lp = _observation_of(position, "light", rng)
+        for colour, head in zip(("light", "dark"), heads):
+            colour_of, n = CLASSES[int(np.argmax(lp[head]))]
+            if colour_of == colour and n >= 6:
+                p = np.full(len(CLASSES), 1e-4)
+                for short, share in ((0, 0.15), (1, 0.3), (2, 0.55)):
+                    p[CLASSES.index((colour, n - short))] = share
+                lp[head] = np.log(p / p.sum())
+        obs, shown = Observation.from_locations(np.exp(lp)), _look(position, rng, dice, half)
+        obs.dice, obs.throw_valid = shown.dice, shown.throw_valid
+        return obs
+
+    start = Position.start("long")
+    light_first = start.apply("24/16")
+    dark_first = light_first.swapped().apply("24/16").swapped()
+    light_second = dark_first.apply("24/21 24/19" if foul else "24/16")
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (6, 2)), look(light_first, (6, 2)), look(light_first),
+        look(light_first, (5, 3), "left"), look(dark_first, (5, 3), "left"), look(dark_first),
+        look(dark_first, (5, 3)), look(light_second, (5, 3)), look(light_second), look(light_second),
+        look(light_second, (4, 1), "left")], variant="long")
+    assert [e for e in events if e["type"] == "game_start"] == [{"type": "game_start", "accepted": True}]  # not joined
+    calls = [(e["type"], e["player"], e["reason"]) for e in events if not e.get("accepted", True)]
+    assert calls == ([("play", 1, "head_rule")] if foul else [])
+    assert [e["play"] for e in events if e["type"] == "play" and e["accepted"]][:2] == ["24/16", "24/16"]
+    assert referee.state.game == 1 and referee.state.on_roll == 1
+
+
 def test_a_thing_on_the_table_read_as_a_die_is_not_a_die(tmp_path):
     """A find beside the tray, off the board, read as a 3 at every settle, with one die of each
     throw unfound: taken for a die, it put the throw off the board and each throw was called a
@@ -2655,6 +2699,31 @@ def test_a_die_nudged_by_a_checker_is_the_throw_being_played(tmp_path):
     assert [r for r in referee.rulings if not r.accepted] == []
     assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [
         (1, "8/5 6/5"), (2, "24/18 13/9"), (1, "13/11 13/8")]
+
+
+def test_dice_rolling_in_a_colour_of_the_fields_grey_keep_the_board_unsettled():
+    """A red die rolling over a wood-brown field whose grey is its own (vid 9924): it changes no
+    grey level by the gate's ``delta``, and the board settled under it at every frame, the throw
+    read while rolling, read again at rest, and called as thrown again. Moving, it changes
+    colours, and the board settles once it comes to rest."""
+    import cv2
+
+    field_colour, die_colour = (40, 90, 150), (40, 40, 210)  # BGR: brown wood, red die
+    grey = lambda bgr: int(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2GRAY)[0, 0])
+    assert abs(grey(field_colour) - grey(die_colour)) < 12
+    corners = np.array([[20, 20], [300, 20], [300, 220], [20, 220]], float)
+    gate = SettleGate(corners, fps=15)
+    board = np.zeros((240, 320, 3), np.uint8)
+    board[:] = field_colour
+    for _ in range(4):
+        gate(board)
+    settled = []
+    for k in range(12):  # rolling 12 px a frame, then at rest for four frames
+        frame = board.copy()
+        x = 80 + 12 * min(k, 8)
+        frame[100:118, x:x + 18] = die_colour
+        settled.append(gate(frame).settled)
+    assert settled == [False] * 10 + [True] * 2
 
 
 def _gate_with_dice_settled():
