@@ -66,28 +66,45 @@ class RecognizerObserver:
 
         cal = (calibrate_by_hand if self.by_hand else calibrate)(image, self.corners, self.variant,
                                                                self.recognizer.checker_model)
-        if not cal.accepted and self.finds_board:
+        if self.finds_board and (not cal.accepted or cal.in_play):
             cal = self._found_again(image, cal)
         self.calibration = cal
         self.corners, self.bar = cal.corners, cal.bar
         return cal.to_json()
 
-    def _found_again(self, image, rejected):
-        """The board looked for again on a settle whose reading does not confirm the corners found
-        on an earlier frame: the first find may have taken something beside the field for its
-        corner (vid 8709: an empty tray's outer corner, 24 px off, so no game was ever seen). The
-        finder's :data:`~vision.corners.BOARDS_TRIED` likeliest fields on this frame are
-        calibrated in turn (8709's first frame: the tray's corner ranked first, the field second),
-        the first confirmed kept."""
+    def _found_again(self, image, first):
+        """The board looked for again on a settle whose reading does not show the opening with
+        the corners found on an earlier frame: the first find may have taken something beside
+        the field for its corner. Vid 8709: an empty tray's outer corner, 24 px off, and no
+        reading confirmed it, so no game was ever seen; vid 9928: both far corners on a tray's
+        across that end, 14 px off, a reading of a game in progress confirmed it, the opening
+        was never seen and the first play was called a foul.
+
+        The finder's other :data:`~vision.corners.BOARDS_TRIED` likeliest fields on this frame
+        are calibrated in turn (8709's first frame: the tray's corner ranked first, the field
+        second), the first that reads the opening kept; then the :func:`~vision.corners.trimmed`
+        fields of all of them, the bar in their middle (9928's: the first's, cut at its far
+        end), the first that reads the opening at every location kept: a guess from where the
+        bar lies, an opening read with a location amiss does not confirm it (on 106 rendered
+        games' third frames, two were taken so, 10 and 13 px off, vids 9605 and 8401, and
+        8401 lost 17 of 24 turns; the four read whole were within 1.6 px). Else the ``first``
+        calibration where it read a game in progress; else the first other that reads one."""
         from vision.adapt import calibrate
+        from vision.checkers import LOCATIONS
         from vision.corners import BOARDS_TRIED, boards_found, closest_turn
 
-        for found in boards_found(image, BOARDS_TRIED):
-            if np.abs(closest_turn(found, self.corners) - self.corners).max() > 2.0:
-                cal = calibrate(image, found, self.variant, self.recognizer.checker_model)
-                if cal.accepted:
+        in_play = None
+        for trims in (False, True):
+            for found in boards_found(image, BOARDS_TRIED, trims):
+                if np.abs(closest_turn(found, self.corners) - self.corners).max() <= 2.0:
+                    continue
+                cal = calibrate(image, found, self.variant, self.recognizer.checker_model,
+                                in_play=not (trims or first.accepted))
+                if cal.accepted and not cal.in_play and (not trims or cal.matches == len(LOCATIONS)):
                     return cal
-        return rejected
+                if cal.accepted and cal.in_play:
+                    in_play = in_play or cal
+        return first if first.accepted else in_play or first
 
     def relocalise(self, image) -> np.ndarray:
         """The board's corners found again after the camera moved (in the turn closest to the old

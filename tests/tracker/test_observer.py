@@ -60,6 +60,32 @@ def test_a_board_found_wrong_at_first_is_found_again_when_the_opening_does_not_c
     assert np.abs(closest_turn(given.corners, tray) - tray).max() < 1e-9
 
 
+@needs_model
+def test_a_board_found_over_a_tray_and_read_as_a_game_in_progress_is_trimmed_to_the_opening():
+    """A tray across the field's far end continues its long edges, and the finder took the
+    tray's outer corners for the field's (vid 9928's stage, its opening rendered again: 14 px
+    off, 7% of the field's length). Read with them, the opening's stacks passed for a game in
+    progress, so the calibration confirmed them: the opening was never seen, and the first play
+    was called a foul. The bar's ends lie off the middle of that find; cut at its far end the
+    field reads the opening, and is kept."""
+    from gammoncam.watch import RecognizerObserver
+    from vision.corners import closest_turn, find_corners
+    from vision.synth.render import Stage
+    from vision.synth.scene import Content
+
+    stage = Stage(np.random.default_rng([9928, 0, 1]), "backgammon", (1024, 576))
+    image, truth = stage.render(Content(Physical.from_board(start_board("backgammon"), "light"), "light"),
+                                degrade=False)
+    field = np.array(truth["field"])
+    first = find_corners(image)
+    assert np.abs(closest_turn(first, field) - field).max() > 10.0  # the tray's corners, as in the game
+    observer = RecognizerObserver(None, "backgammon")
+    observer.corners = first  # as the watch's first find leaves them
+    told = observer.calibrate(image)
+    assert told["accepted"] and told["from"] == "opening"
+    assert np.abs(closest_turn(observer.corners, field) - field).max() < 2.0
+
+
 def test_only_corners_a_person_gives_count_as_given_by_hand(tmp_path):
     """A render's stage.json holds its exact corners (read as they are); corners typed or in a
     corners file are a person's, whose re-fit the calibration checks."""

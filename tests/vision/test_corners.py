@@ -72,6 +72,24 @@ def test_a_hidden_corner_is_completed_from_three_and_the_bar():
     assert C.complete(field[:3], []) is None
 
 
+@pytest.mark.parametrize("tray_at", ["right", "left"])
+def test_a_field_found_over_a_tray_is_trimmed_by_its_bar(tray_at):
+    """Seen in perspective, a field found with a tray's depth beyond one short end (vid 9928):
+    one of its two trimmed fields is the field, whichever end the tray lies at, for the bar's
+    ends lie in the field's middle, not in the find's."""
+    H = cv2.getPerspectiveTransform(C.UNIT_SQUARE.astype(np.float32),
+                                    np.float32([[300, 120], [900, 160], [980, 560], [220, 520]]))
+    to_image = lambda uv: C.transform(H, uv)
+    field = to_image([[0, 0], [1, 0], [1, 1], [0, 1]])
+    ends = list(to_image([[0.5, 0], [0.5, 1]]))
+    lo, hi = (0.0, 1.07) if tray_at == "right" else (-0.07, 1.0)
+    found = to_image([[lo, 0], [hi, 0], [hi, 1], [lo, 1]])
+    cuts = C.trimmed(found, ends)
+    assert len(cuts) == 2
+    assert min(np.abs(cut - field).max() for cut in cuts) < 1e-3
+    assert C.trimmed(field, ends) == []  # the bar in its middle: nothing to trim
+
+
 def test_peaks_to_a_fraction_of_a_cell():
     ys, xs = np.mgrid[0:20, 0:30]
     heat = np.exp(-((xs - 12.3) ** 2 + (ys - 7.8) ** 2) / 2)
