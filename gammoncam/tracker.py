@@ -375,6 +375,11 @@ class Tracker:
                 self.dice_seen = None
             if self._dance_waiting() and dice.thrower not in (None, COLOUR[self.state.on_roll]):
                 self._commit_pending("the opponent threw")  # the dance counted
+            if self.left_unplayed is not None and dice.thrower not in (None, self.left_unplayed.thrower):
+                # the other player threw since: a throw of the player's after it is their next
+                # turn's, not theirs made again (vid 9933: light's dance glimpsed, dark's throw
+                # glimpsed and its play read off the board, light's next throw called a re-roll)
+                self.left_unplayed = None
             self._glimpse(dice, logp)
             self.last_look = dice
             if self.held is None and self.pending is None and self.in_sync and self.state.phase in ("turn", "played"):

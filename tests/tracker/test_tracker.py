@@ -2947,6 +2947,35 @@ def test_a_dance_between_two_turns_read_off_the_board(tmp_path, dance_glimpsed):
     assert referee.state.dice == (5, 3) and referee.state.on_roll == 1
 
 
+def test_a_dance_perhaps_not_counting_then_the_other_players_turn_glimpsed_is_no_reroll(tmp_path):
+    """RULES 2.3 and 7.1: dark, on the bar before light's closed board, dances, its throw only
+    glimpsed and perhaps not counting (a die read less than flat), and picks the dice up; light's
+    throw is glimpsed and its play read off the board; then dark throws again. Light threw
+    between, so dark's new dice are dark's next turn, not the dance thrown again: no re-roll
+    call (vid 9933, dice 22 px: light's dance, dark's turn glimpsed, and light's next throw
+    called a re-roll of the dance)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(27)
+    closed = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
+                      opponent_bar=1)
+    light_played = closed.apply("13/7 13/8")
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(closed.swapped()), Throw(6, 5), Played(light_played))  # condoned: light's closed board
+    after = light_played.apply("8/4 7/5")
+    dance = _glimpsed(_look(light_played, rng), (6, 3), "left", v=0.3)
+    dance.throw_valid = 0.85  # counts at most RETHROWN: a throw made again after it would be a re-roll
+    events, referee = _after_setup(tmp_path, setup, [
+        _look(light_played, rng), dance, _look(light_played, rng),
+        _glimpsed(_look(light_played, rng), (4, 2), "right"), _glimpsed(_look(after, rng), (4, 2), "right"),
+        _look(after, rng, (5, 3), "left")])
+    moves = [(e["type"], e.get("player"), e.get("play")) for e in events if e["type"] in ("throw", "play")]
+    assert moves == [("throw", 2, None), ("play", 2, ""), ("throw", 1, None), ("play", 1, "8/4 7/5"),
+                     ("throw", 2, None)]
+    assert not [e for e in events if not e.get("accepted", True) or e["type"] == "call"]
+    assert referee.state.dice == (5, 3) and referee.state.on_roll == 1
+
+
 def test_a_double_played_a_checker_at_a_time_under_its_dice_glimpsed_is_one_turn(tmp_path):
     """RULES 3.2 and 7.1: dark on the bar before light's closed board; light's 4-4, its dice only
     glimpsed, lying still, is played a checker at a time with a settle after each (13/9, then
