@@ -85,10 +85,11 @@ class RecognizerObserver:
         second), the first that reads the opening kept; then the :func:`~vision.corners.trimmed`
         fields of all of them, the bar in their middle (9928's: the first's, cut at its far
         end), the first that reads the opening at every location kept: a guess from where the
-        bar lies, an opening read with a location amiss does not confirm it (on 106 rendered
-        games' third frames, two were taken so, 10 and 13 px off, vids 9605 and 8401, and
-        8401 lost 17 of 24 turns; the four read whole were within 1.6 px). Else the ``first``
-        calibration where it read a game in progress; else the first other that reads one."""
+        bar lies, an opening read with a location amiss does not confirm it (on the third
+        frames of 106 rendered games, the two other fields that read the opening so were 10 and
+        13 px off, vids 9605 and 8401, and 8401's, taken, lost 17 of 24 turns; the four that
+        read it whole were within 1.6 px). Else the ``first`` calibration where it read a game
+        in progress; else the first other that reads one."""
         from vision.adapt import calibrate
         from vision.checkers import LOCATIONS
         from vision.corners import BOARDS_TRIED, boards_found, closest_turn

@@ -23,7 +23,9 @@
      point's corner or a tray's for the field's) and then in a narrow one round the first's answer.
 
   It returns None when no plausible quadrilateral is seen (no board, or too much of it hidden),
-  and the command line then asks for ``--corners``.
+  and the command line then asks for ``--corners``. A caller that can check a field (the watch,
+  on the opening) is also offered the likeliest fields cut at one short end so that the bar's
+  ends lie in their middle (:func:`trimmed`): a tray across that end looks like more field.
 
 >>> import numpy as np
 >>> img = np.zeros((200, 300, 3), np.uint8); img[50:150, 60:240] = 200
@@ -135,8 +137,8 @@ CANDIDATE = 0.1  # the least heat a peak needs to be a candidate
 BOARDS_TRIED = 3
 # A field found whose bar's ends, as the finder sees them, lie further than TRIM_AT of its length
 # from its middle is also tried cut at either short end (:func:`trimmed`). The bar's ends are
-# seen to about half a heat-map cell: on the first frames of 106 rendered games, fields found
-# within 2 px had them up to 0.056 from the middle, 9928's tray-wide find 0.045.
+# seen to about half a heat-map cell, so fields found right are often as far off (a cut field
+# is only tried, the calibration tells); 9928's tray-wide find had them 0.045 from its middle.
 TRIM_AT = 0.02
 MIN_SCORE = 3.0  # the least score (see :func:`score`; at most 4 + 2 * END_WEIGHT) a field needs
 END_WEIGHT = 2.0  # the bar ends' weight in the score: they check the four corners against each other
