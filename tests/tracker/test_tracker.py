@@ -2894,21 +2894,27 @@ def _glimpsed(obs, dice: tuple, half: str, v: float = 0.5):
     return obs
 
 
+def _dark_on_the_bar_before_light_closed_board() -> tuple:
+    """A record (referee events, condoned) that leaves dark on roll on the bar before light's
+    closed board, light's 6-5 just played (13/7 13/8); that board, and light's 4-2 (8/4 7/5) on it."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    closed = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
+                      opponent_bar=1)
+    light_played = closed.apply("13/7 13/8")
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(closed.swapped()), Throw(6, 5), Played(light_played))
+    return setup, light_played, light_played.apply("8/4 7/5")
+
+
 @pytest.mark.parametrize("dice_on_view", [False, True])
 def test_a_dance_and_the_other_players_play_both_unseen(tmp_path, dice_on_view):
     """RULES 3.4 and 7.1: dark, on the bar before light's closed board, dances unseen, then
     light's 4-2 is played, its dice only glimpsed (a small board) or not seen at all, and dark
     throws again: dark's dance, light's play and dark's throw are recorded in that order, no
     call (vid 7903: dark's throw was judged against light's play, and the record was lost)."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
-
     rng = np.random.default_rng(23)
-    closed = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
-                      opponent_bar=1)
-    light_played = closed.apply("13/7 13/8")
-    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
-             Played(closed.swapped()), Throw(6, 5), Played(light_played))  # condoned: light's closed board
-    after = light_played.apply("8/4 7/5")
+    setup, light_played, after = _dark_on_the_bar_before_light_closed_board()
     between = ([_glimpsed(_look(light_played, rng), (4, 2), "right"), _glimpsed(_look(after, rng), (4, 2), "right")]
                if dice_on_view else [_look(after, rng)])
     events, referee = _after_setup(tmp_path, setup, [_look(light_played, rng), *between,
@@ -2954,15 +2960,8 @@ def test_a_dance_perhaps_not_counting_then_the_other_players_turn_glimpsed_is_no
     between, so dark's new dice are dark's next turn, not the dance thrown again: no re-roll
     call (vid 9933, dice 22 px: light's dance, dark's turn glimpsed, and light's next throw
     called a re-roll of the dance)."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
-
     rng = np.random.default_rng(27)
-    closed = Position([2] * 6 + [0] * 6 + [3] + [0] * 11, [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
-                      opponent_bar=1)
-    light_played = closed.apply("13/7 13/8")
-    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
-             Played(closed.swapped()), Throw(6, 5), Played(light_played))  # condoned: light's closed board
-    after = light_played.apply("8/4 7/5")
+    setup, light_played, after = _dark_on_the_bar_before_light_closed_board()
     dance = _glimpsed(_look(light_played, rng), (6, 3), "left", v=0.3)
     dance.throw_valid = 0.85  # counts at most RETHROWN: a throw made again after it would be a re-roll
     events, referee = _after_setup(tmp_path, setup, [
