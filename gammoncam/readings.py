@@ -43,6 +43,17 @@ DIE_SIDE = 3 * SAME_PLACE  # field widths
 # die's least face (vid 7704 out of focus: a 2 read 1 at 0.977, the 2 at 0.017 and 0.031; the 5-2
 # played was called as a 5-1's while this floor was 0.02).
 ROLL_SEEN = 0.01
+# Faces one picture can show: a 4 and a 6 differ only by the middle pair of pips, which blur and
+# compression merge with the others into the same two bars along the die's sides, and the reader
+# takes either for the other surely (vid 9934, dice of the field's own blue read from 50 px:
+# light's second 4-2 read 6-2, the 4 read 6 at 0.97-0.99 and left 0.005-0.02, at every settle,
+# and the 4-2 played was called as a 6-2's foul; over that game 71 looks at dice at rest read a
+# 4 surely as 6; vid 7401: a 4 read 6 at 0.996 with a checker laid against it). Of all the faces
+# one die away, these alone are kept possible for a call however surely the other is read: a 4
+# played for a 6 is a miscount by two pips, while the wrong numbers players play are mostly one
+# pip off (18 of the 20 the rendered suite injects, docs/watch/README.md; none a 4 for a 6 or a 6
+# for a 4). Such a play is noted as a doubt for the official.
+TWIN_FACES = {4: 6, 6: 4}
 
 
 @dataclass(frozen=True)
@@ -113,6 +124,22 @@ class DiceReading:
             return set()
         seen = {roll for roll, p in roll_probabilities(self.faces).items() if p >= ROLL_SEEN}
         return {*self.earlier, self.likely()[0], *seen}
+
+    def rolls_possible(self) -> set:
+        """The rolls no call may rule out: those read (:meth:`rolls_read`), and each of them with
+        one die's 4 taken for a 6 or its 6 for a 4 (:data:`TWIN_FACES`). An official's word
+        (:meth:`as_given`) leaves its roll alone.
+
+        >>> sorted(DiceReading((6, 2), "right", True, faces=(np.eye(6)[5], np.eye(6)[1])).rolls_possible())
+        [(4, 2), (6, 2)]
+        >>> sorted(DiceReading((6, 4), "right", True, faces=(np.eye(6)[5], np.eye(6)[3])).rolls_possible())
+        [(4, 4), (6, 4), (6, 6)]
+        """
+        read = self.rolls_read()
+        if self.given:
+            return read
+        return read | {tuple(sorted((TWIN_FACES[roll[i]], roll[1 - i]), reverse=True))
+                       for roll in read for i in (0, 1) if roll[i] in TWIN_FACES}
 
     def same_throw(self, other: "DiceReading") -> bool:
         """Whether ``other`` sees the dice of this throw: a die lying where one of these lies,
@@ -218,8 +245,8 @@ def lone_die(obs: Observation, present: float = 0.2, sure: float = 0.9) -> DiceR
 
 def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
                  floor: float = MISREAD_FLOOR, read: set = frozenset()) -> tuple | None:
-    """Another roll, at least ``floor`` likely from the dice's faces or ``read`` at some look at
-    them (:meth:`DiceReading.rolls_read`), for which ``after`` is a legal play.
+    """Another roll, at least ``floor`` likely from the dice's faces or kept possible by a look
+    at them (``read``: :meth:`DiceReading.rolls_possible`), for which ``after`` is a legal play.
 
     A play read as illegal for the dice recorded but legal for dice the reader may have seen
     more likely tells of a misread die than of a wrong play: no call on it (a false call costs
@@ -232,7 +259,8 @@ def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
     dice found on 1,550 renders not used in training (the calibration and test sets), no flat
     die had its true face put under ``floor``; six cocked dice did (such a throw does not
     count: RULES 2.3). Dice read from few pixels are given a lower ``floor``
-    (:attr:`DiceReading.floor`).
+    (:attr:`DiceReading.floor`), and a 4 and a 6 may each be the other however surely read
+    (:data:`TWIN_FACES`).
     """
     if len(faces) != 2:
         return None

@@ -161,7 +161,7 @@ class Pending:
     frames: int = 1
     since: float = 0.0
     unplayed: bool = False
-    read: set = field(default_factory=set)  # the rolls some look at the dice read (DiceReading.rolls_read)
+    read: set = field(default_factory=set)  # the rolls a look at the dice keeps possible (DiceReading.rolls_possible)
     floor: float = MISREAD_FLOOR  # how likely a roll must be to stay possible for a call (DiceReading.floor)
     px: float = float("inf")  # the smaller die's reading crop, frame pixels (DiceReading.px)
     misread: tuple | None = None  # the roll, not the one read, whose legal play the board showed at the last look
@@ -992,9 +992,9 @@ class Tracker:
         """Of ``rolls``, the one that with its likeliest legal play best explains the dice's
         faces and the board together (log-probability of the roll from the faces, less the
         play's margin). Rolls the faces all but rule out (under :attr:`DiceReading.floor`, and
-        read at no look: :meth:`DiceReading.rolls_read`) count only when some roll they allow
-        explains the play too: then nothing can be called, and the board may well tell of two
-        dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the reading, a
+        kept possible by no look: :meth:`DiceReading.rolls_possible`) count only when some roll
+        they allow explains the play too: then nothing can be called, and the board may well
+        tell of two dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the reading, a
         3-1's 20). When the play is illegal under every roll the faces allow, the roll the
         faces tell: a foul is judged against it (how near another roll's legal plays come to
         the board says nothing of what was thrown: vid 5303 recorded 6-4 for 6-1); but where
@@ -1009,7 +1009,7 @@ class Tracker:
         if len(dice.faces) != 2:
             return dice.values
         chance = roll_probabilities(dice.faces)
-        read = dice.rolls_read()
+        read = dice.rolls_possible()
         explained = [(float(np.log(max(chance[roll], 1e-300))) - decision.margin,
                       chance[roll] >= dice.floor or roll in read, roll, decision)
                      for roll in rolls for decision in [decode(before, roll, mover, logp, self.thresholds)]
@@ -1504,7 +1504,7 @@ class Tracker:
         state = self.state
         mover = COLOUR[state.on_roll]
         faces = self.dice_seen.faces if self.dice_seen is not None else ()
-        read = self.dice_seen.rolls_read() if self.dice_seen is not None else set()
+        read = self.dice_seen.rolls_possible() if self.dice_seen is not None else set()
         floor = self.dice_seen.floor if self.dice_seen is not None else MISREAD_FLOOR
         px = self.dice_seen.px if self.dice_seen is not None else float("inf")
         pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t, read=read, floor=floor,

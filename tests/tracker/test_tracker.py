@@ -1774,6 +1774,36 @@ def test_a_play_legal_only_for_a_misread_roll_is_recorded_with_that_roll_when_th
     assert "dice_misread" in [e["type"] for e in events]  # the official is told: a foul if the 4 was thrown
 
 
+@pytest.mark.parametrize("played, called", [("13/9 13/11", False), ("13/8 13/11", True)])
+def test_a_four_read_surely_as_a_six_is_no_call_on_a_play_of_the_four(tmp_path, played, called):
+    """RULES 3.1 judged against dice read surely: light's 4-2 is read 6-2, the 4 read 6 at 0.98
+    and left 0.009 as in vid 9934 (its pips blurred into the two bars of a 6), and light plays
+    13/9 13/11, the 4-2's play. A 4 and a 6 may each be the other however surely read
+    (readings.TWIN_FACES): no call, the official told, and the play recorded with the 4-2 it
+    needs once dark's throw ends the turn. A 5 played for the 6, one pip off, is still called."""
+    look, opening, dark_played = _two_turns(42)
+    light_played = dark_played.apply(played)
+
+    def six_two_read(position):
+        obs = look(position, (6, 2))
+        obs.dice[0]["faces"] = honest(np.array([0.002, 0.002, 0.003, 0.009, 0.002, 0.982]))
+        return obs
+
+    dark_next = light_played.swapped().apply("13/10 6/5").swapped()
+    events, referee = _tracked(tmp_path, opening + [
+        six_two_read(dark_played), six_two_read(light_played), look(light_played),
+        look(light_played, (3, 1), "left"), look(dark_next, (3, 1), "left"), look(dark_next)])
+    assert [e["dice"] for e in events if e["type"] == "throw"][1] == [6, 2]  # recorded at once, read so surely
+    calls = [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)]
+    if called:
+        assert calls == [("no_such_play", 1)]
+        return
+    assert not calls
+    assert {tuple(e["likely"]) for e in events if e["type"] == "dice_misread"} == {(4, 2)}
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays[2:] == [(1, [4, 2], "13/11 13/9"), (2, [3, 1], "13/10 6/5")]
+
+
 def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path):
     """Dark throws 6-5 and plays 24/18, then 18/13. At the settle between, the dice are found
     faintly (one die, weakly, a little off where it lay: too faint to read a throw from, vid
