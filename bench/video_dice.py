@@ -6,6 +6,8 @@ die it finds on a true die is scored: read surely (the reader's likeliest face 0
 ``vision.dice.SURE_DIE``), read surely and wrong, and the true face ruled out (the reader gave
 it under 0.02, which :func:`vision.dice.honest` takes as 0.0008 likely: a foul could be called
 on it). Dice sizes are the width of 0.067 field units (a die) in image pixels where the die lies.
+The dice read surely and wrong are counted by true face and face read as well ("4->6": which faces
+the reader takes for which, ``gammoncam.readings.TWIN_FACES``).
 
 By the resolution it is read at (the reading crop's side in the frame's pixels,
 :func:`vision.dice.crop_px`), each die *at rest* (the frames of one throw's die lying still are
@@ -92,7 +94,7 @@ def reads(video_dir: Path, rec: Recognizer, every: int = 4) -> tuple[list[dict],
             out.append({"px": die_width_px(field, found["uv"]), "crop_px": crop_px(field, found["uv"]),
                         "at_rest": f"{video_dir.name}:{x0:.0f}:{y0:.0f}:{near[1]['value']}", "face": near[1]["value"],
                         "cocked": near[1]["class"] == "die_cocked", "sure": bool(read.max() >= SURE_DIE),
-                        "wrong": int(np.argmax(read)) + 1 != near[1]["value"],
+                        "read": int(np.argmax(read)) + 1, "wrong": int(np.argmax(read)) + 1 != near[1]["value"],
                         "ruled_out": bool(read[near[1]["value"] - 1] < 0.02)})
     return out, throws
 
@@ -126,6 +128,17 @@ def legibility(rows: list[dict]) -> list[dict]:
     return out
 
 
+def sure_misreads(rows: list[dict]) -> dict:
+    """Dice read surely and wrong, by their true face and the face read ("4->6"), commonest first:
+    which faces the reader confuses when it is sure."""
+    pairs: dict = {}
+    for r in rows:
+        if r["sure"] and r["wrong"]:
+            key = f"{r['face']}->{r['read']}"
+            pairs[key] = pairs.get(key, 0) + 1
+    return dict(sorted(pairs.items(), key=lambda kv: -kv[1]))
+
+
 def throw_counts(throws: list[dict]) -> dict:
     at_once = sum(t["at_once"] for t in throws)
     glimpsed = sum(t["glimpsed"] for t in throws)
@@ -154,6 +167,7 @@ def main() -> int:
     print(json.dumps({"px": "all", "cocked": False, "dice": len(flat), "wrong": sum(r["wrong"] for r in flat),
                       "sure_wrong": sum(r["wrong"] and r["sure"] for r in flat),
                       "sure_true_face_ruled_out": sum(r["ruled_out"] and r["sure"] for r in flat)}))
+    print(json.dumps({"sure_misreads_by_face": sure_misreads(flat)}))
     print(json.dumps({"video": "all", **throw_counts(throws)}))
     for line in legibility(rows):
         print(json.dumps(line))
