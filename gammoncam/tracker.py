@@ -994,10 +994,10 @@ class Tracker:
         play's margin). Rolls the faces all but rule out (under :attr:`DiceReading.floor`, and
         kept possible by no look: :meth:`DiceReading.rolls_possible`) count only when some roll
         they allow explains the play too: then nothing can be called, and the board may well
-        tell of two dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the reading, a
-        3-1's 20). When the play is illegal under every roll the faces allow, the roll the
-        faces tell: a foul is judged against it (how near another roll's legal plays come to
-        the board says nothing of what was thrown: vid 5303 recorded 6-4 for 6-1); but where
+        tell of two dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the
+        reading, a 3-1's 20). When the play is illegal under every roll the faces allow, the
+        roll the faces tell: a foul is judged against it (how near another roll's legal plays
+        come to the board says nothing of what was thrown: vid 5303 recorded 6-4 for 6-1); but where
         the board shows instead the other player's legal play, a roll the faces allow that
         leaves no play, the likeliest: the player danced, and the other's turn followed unseen
         (vid 7311 through a stream's compression: a 6-6 dance read 6-4 at 0.6 was judged

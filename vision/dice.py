@@ -69,8 +69,10 @@ FAINT_CUBE = 0.06
 SURE_READ = 0.99
 # What a find off the board weighs against one on it when more than two are read as dice
 # (:func:`the_throw`): half. On the 96 of the 1,400 test and calibration renders with more than two
-# finds, the two kept are as many true dice as the finds hold on 92 (91 by score alone; 88 with
-# the finds on the board always first, which lost test frame 258's die off the board).
+# finds, the two kept hold as many true dice as the finds do on 92 (91 by score alone, 92 by score
+# and face without this, 88 with the finds on the board always first, which lost test frame 258's
+# die off the board). Without it vid 9941's true die would stay ahead of the trinket by only
+# 0.216 to 0.187.
 OFF_BOARD = 0.5
 # How often a face the reader gave a probability in [lower edge, next edge) was the die's top face,
 # on dice read at SURE_DIE or surer ("sure") and on the others ("unsure"): every face of every
