@@ -351,7 +351,11 @@ class Tracker:
             self._note_cube_lifted(obs)
         self.cube_found_run = self.cube_found_run + 1 if obs.cube is not None else 0
         dice = read_dice(obs)
-        if dice is None and self.dice_seen is not None and self.dice_seen.found_faintly(obs):
+        # The throw recorded, or else its last glimpse (vid 9508: a 5-5 never read as two dice, one
+        # found at 0.15-0.22 and read 0.27-0.51, the other fainter; with three moves made it was
+        # taken for picked up, recorded as a 6-4, and its last move as light's next turn)
+        look = self.dice_seen or self.last_look
+        if dice is None and look is not None and look.found_faintly(obs):
             dice = "unsure"  # a look at the dice on view, not their pick-up
         if dice is None and self.state.phase in ("ready", "game_over"):
             self.bare_board = free_reading(logp)[0]

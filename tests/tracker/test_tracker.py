@@ -1827,6 +1827,45 @@ def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path)
     assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([6, 5], "24/13")
 
 
+def test_a_throw_only_glimpsed_found_faintly_where_it_lay_is_not_taken_for_picked_up(tmp_path):
+    """Vid 9508 (960x540): light's 5-5, 8/3* 13/8 8/3 13/8, was never read as two dice: one die was
+    found, at 0.15-0.22 and read 0.27-0.51, the other too faintly to keep. At the one settle where
+    that die counted it was a glimpse; at the others, with no throw recorded, nothing tied the
+    faint find to it, and the dice were taken for picked up with three moves made: a 6-4 (13/3*)
+    recorded, dark's dance inferred, and the last move as light's next turn, the record two turns
+    behind. A faint find where the last glimpse lay keeps the throw on view: 5-5 is recorded once
+    the dice are picked up, then dark's 6-5 dance and light's 6-5."""
+    rng = np.random.default_rng(41)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    position, looks = Position.start(), []
+    for player, dice, play in [
+            ("dark", (3, 2), "13/10 13/11"), ("light", (3, 2), "13/10 13/11"), ("dark", (6, 2), "10/4 6/4"),
+            ("light", (2, 2), "24/22 24/22 6/4 6/4"), ("dark", (6, 3), "11/5 8/5"), ("light", (4, 1), "11/7 8/7"),
+            ("dark", (3, 1), "24/23 23/20"), ("light", (1, 1), "6/5 7/6 6/5 8/7"),
+            ("dark", (2, 2), "25/23 13/11 24/22 6/4")]:  # 9508's game to light's 5-5
+        half = "left" if player == "dark" else "right"
+        after = position.swapped().apply(play).swapped() if player == "dark" else position.apply(play)
+        looks += [look(position, dice, half), look(after, dice, half), look(after)]
+        position = after
+
+    def one_die(obs, score, read):  # the first die alone, read 3 at ``read``, found at ``score``
+        faces = np.full(6, (1 - read) / 5)
+        faces[2] = read
+        obs.dice = [{**obs.dice[0], "faces": honest(faces), "score": score}]
+        return obs
+
+    for moves, score, read in [("", 0.197, 0.51), ("8/3", 0.151, 0.28), ("8/3 13/8", 0.219, 0.27),
+                               ("8/3 13/8 8/3", 0.199, 0.28), ("8/3 13/8 8/3 13/8", 0.186, 0.44)]:
+        looks.append(one_die(look(position.apply(moves) if moves else position, (5, 5)), score, read))
+    played = position.apply("8/3 13/8 8/3 13/8")
+    looks += [look(played), look(played, (6, 5), "left"), look(played), look(played, (6, 5)),
+              look(played.apply("8/2 7/2"), (6, 5)), look(played.apply("8/2 7/2"))]
+    events, referee = _tracked(tmp_path, looks)
+    assert all(r.accepted for r in referee.rulings), [r.reason for r in referee.rulings if not r.accepted]
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays[9:] == [(1, [5, 5], "13/3* 13/3"), (2, [6, 5], ""), (1, [6, 5], "8/2* 7/2")]
+
+
 @pytest.mark.parametrize("seen", ["two dice unsure", "one die", "one die faint to the finder"])
 def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path, seen):
     """RULES 3 and 2.3: light is on the bar before dark's closed board; light's throw is glimpsed
