@@ -156,11 +156,11 @@ class DiceReading:
     def found_faintly(self, obs: Observation) -> bool:
         """Whether ``obs`` found, too faintly to act on (:func:`read_dice` keeps none), a die
         within a die's side of where a die of this throw (read, or glimpsed) lay: the throw is
-        still on view, not picked up. Out of focus a die beside a checker is found weakly and a little off (vid 7505:
-        one of the two found 0.03 away at 0.18, its face unsure, the other not at all, at one
-        settle mid-play; the throw taken for picked up resolved the half-made play, and the
-        same dice seen again were taken for the other player's throw in the wrong half: a
-        false too-few-dice call and a false re-roll call)."""
+        still on view, not picked up. Out of focus a die beside a checker is found weakly and a
+        little off (vid 7505: one of the two found 0.03 away at 0.18, its face unsure, the other
+        not at all, at one settle mid-play; the throw taken for picked up resolved the half-made
+        play, and the same dice seen again were taken for the other player's throw in the wrong
+        half: a false too-few-dice call and a false re-roll call)."""
         return any(np.hypot(*(np.asarray(d["uv"]) - p)) <= DIE_SIDE
                    for d in obs.dice if "uv" in d for p in self.places)
 
