@@ -11,9 +11,12 @@ the reader takes for which, ``gammoncam.readings.TWIN_FACES``).
 
 By the resolution it is read at (the reading crop's side in the frame's pixels,
 :func:`vision.dice.crop_px`), each die *at rest* (the frames of one throw's die lying still are
-one die: a misread is misread at every look) is counted once, with whether some look read it
-surely with its true face ruled out: under ``gammoncam.readings.LEGIBLE_PX`` the watch calls no
-foul a misread of one die could explain.
+one die) is counted once, with whether some look read it surely with its true face ruled out,
+whether every look did (the watch keeps possible a roll any look read,
+``gammoncam.readings.DiceReading.rolls_read``), and whether the face read was the true face's
+twin (a 4 for a 6 or a 6 for a 4, ``gammoncam.readings.TWIN_FACES``, kept possible however
+surely read): under ``gammoncam.readings.LEGIBLE_PX`` the watch calls no foul a misread of one
+die could explain.
 
 A die read right is not enough for the watch, so each frame with both dice in view (neither
 cocked) is also scored as the watch takes a throw (``gammoncam.readings.read_dice``): recorded
@@ -40,14 +43,14 @@ from tqdm import tqdm
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from gammoncam.readings import DiceReading, read_dice  # noqa: E402
+from gammoncam.readings import TWIN_FACES, DiceReading, read_dice  # noqa: E402
 from gammoncam.tracker import HOLD  # noqa: E402
 from vision.dice import SURE_DIE, DiceReader, crop_px  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 from vision.rectify import Field  # noqa: E402
 
 SIZES = (0, 12, 14, 16, 18, 20, 24, 28, 40, 10_000)
-CROPS = (0, 26, 30, 36, 10_000)  # reading crops, frame pixels
+CROPS = (0, 24, 26, 28, 30, 36, 10_000)  # reading crops, frame pixels
 
 
 def die_width_px(field: Field, uv) -> float:
@@ -115,16 +118,22 @@ def table(rows: list[dict]) -> list[dict]:
 
 
 def legibility(rows: list[dict]) -> list[dict]:
-    """Flat dice at rest by the resolution they were read at: how many, and how many some look
-    read surely with the true face ruled out."""
+    """Flat dice at rest by the resolution they were read at: how many, how many some look read
+    surely with the true face ruled out, how many every look did, and how many of those some
+    look read as the true face's twin."""
     out = []
     for lo, hi in zip(CROPS, CROPS[1:]):
-        dice: dict = {}
+        dice: dict = {}  # each die at rest: (ruled out at some look, at every look, a 4 or 6 read as its twin)
         for r in rows:
             if lo <= r["crop_px"] < hi and not r["cocked"]:
-                dice[r["at_rest"]] = dice.get(r["at_rest"], False) or (r["sure"] and r["ruled_out"])
+                out_here = r["sure"] and r["ruled_out"]
+                some, every, twin = dice.get(r["at_rest"], (False, True, False))
+                dice[r["at_rest"]] = (some or out_here, every and out_here,
+                                      twin or (out_here and TWIN_FACES.get(r["face"]) == r["read"]))
         out.append({"crop_px": f"{lo}-{hi}" if hi < 10_000 else f"{lo}+", "dice_at_rest": len(dice),
-                    "true_face_ruled_out": sum(dice.values())})
+                    "true_face_ruled_out": sum(some for some, _, _ in dice.values()),
+                    "at_every_look": sum(every for _, every, _ in dice.values()),
+                    "as_its_twin": sum(twin for _, _, twin in dice.values())})
     return out
 
 
@@ -151,6 +160,7 @@ def main() -> int:
     ap.add_argument("videos", nargs="+", type=Path, help="directories written by `gammoncam synth video`")
     ap.add_argument("--every", type=int, default=4, help="read every Nth frame")
     ap.add_argument("--reader", type=Path, help="another die reader (ONNX) to measure in place of the shipped one")
+    ap.add_argument("--rows", type=Path, help="write every die read on a true die here, one JSON object a line")
     args = ap.parse_args()
     rec = Recognizer()
     if args.reader:
@@ -171,6 +181,8 @@ def main() -> int:
     print(json.dumps({"video": "all", **throw_counts(throws)}))
     for line in legibility(rows):
         print(json.dumps(line))
+    if args.rows:
+        args.rows.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return 0
 
 

@@ -24,13 +24,15 @@ MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be 
 # Dice read from fewer of the frame's pixels than this (their reading crop's side,
 # vision.dice.crop_px; a die about 18 px across) are not read surely enough to call a play of one
 # die's face away a foul: the reader was calibrated on stills, sharper than video, and on the
-# frames of 34 rendered games without a hand (bench/video_dice.py --every 20) a die at rest read
-# surely (0.8 or more) with its true face under 0.02 at some look was 3 of 822 dice read from
-# under 30 px, 0 of 1,247 from more. On such dice a roll stays possible down to SMALL_DICE_FLOOR:
-# one die misread surely (0.0008) with the other read right, or read unsurely with the face
-# thrown given 1/8 or more. Vid 9508, 960x540: a 3 on a white point read 6 at 0.98 (25.6 px) and
-# a 1 leaning on a checker read 2 at 0.98 (26.6 px), and the plays of the dice thrown were
-# called as fouls of the dice read. A throw of such dice waits for its play to tell the roll.
+# frames of 61 rendered games without a hand (bench/video_dice.py --every 8) a die at rest read
+# surely (0.8 or more) with its true face under 0.02 at every look was 2 of 897 dice read from
+# under 30 px (vid 9508: a 5 read 1 at each of four looks from 29.6 px), 0 of 3,759 from more
+# (3 at some look, two of them a 4 and a 6 read as each other). On such dice a roll stays
+# possible down to SMALL_DICE_FLOOR: one die misread surely (0.0008) with the other read right,
+# or read unsurely with the face thrown given 1/8 or more. Vid 9508, 960x540: a 3 on a white
+# point read 6 at 0.98 (25.6 px) and a 1 leaning on a checker read 2 at 0.98 (26.6 px), and the
+# plays of the dice thrown were called as fouls of the dice read. A throw of such dice waits for
+# its play to tell the roll.
 LEGIBLE_PX = 30.0
 SMALL_DICE_FLOOR = 1e-4
 SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close have not moved
@@ -326,9 +328,20 @@ def read_cube(obs: Observation, sure: float = 0.9, seen: tuple | None = None,
             return (centred, "middle")
     if seen is None or where == "middle":
         return "unsure"
-    v0, at = seen
-    face = 2 if at == "middle" else v0 if at == where else 2 * v0
+    face = face_left(seen, where)
     if face in CUBE_VALUES and float(value[CUBE_VALUES.index(face)]) >= likely:
         return (face, where)
     return "unsure"
+
+
+def face_left(seen: tuple, where: str) -> int:
+    """The one face the rules leave a cube at a player's side (``where``), seen last as
+    ``seen`` (value, place): 2 from the middle (RULES 5.3: offered or taken), its value at the
+    same side, twice its value from the other side (a redouble).
+
+    >>> face_left((1, "middle"), "dark"), face_left((2, "dark"), "dark"), face_left((2, "dark"), "light")
+    (2, 2, 4)
+    """
+    v0, at = seen
+    return 2 if at == "middle" else v0 if at == where else 2 * v0
 

@@ -70,7 +70,7 @@ from gammoncam.decoding import (Decision, Thresholds, counted_margin, danced_bet
                                 explained, free_reading, log_probs, mixed_stack_play, mover_reached,
                                 opponent_played, passes_through, shared_point_play)
 from gammoncam.readings import (CHANCE, LEGIBLE_PX, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading,
-                                cube_place, lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
+                                cube_place, face_left, lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
 from vision.orientation import pinned_reading, reading_position
 from vision.observation import Observation
@@ -212,6 +212,7 @@ class Tracker:
     # Where the cube lay, read surely (its face however unsure), when last seen with no dice on
     # the board: a cube turned there is no double after the throw (:meth:`_turned_before_the_throw`).
     cube_place_without_dice: str | None = None
+    cube_face_doubted: tuple | None = None  # read at a face no cube action leaves, not yet taken (:meth:`_face_checked`)
     cube_found_run: int = 0  # the settles in a row the cube was found on, till the last (:meth:`_note_cube_lifted`)
     cube_lifted_noted: tuple | None = None  # (game, throws) of the throw whose cube out of sight was noted
     # True from a double the referee called till a cube action is recorded: the cube goes back to
@@ -339,8 +340,7 @@ class Tracker:
         if self._on_a_shared_point(obs, logp):
             return
         cube = read_cube(obs, seen=self._cube_to_read_from(), centred=self._centred_cube())
-        if cube == "unsure":
-            cube = None
+        cube = self._face_checked(None if cube == "unsure" else cube)
         if cube is not None and self.cube_seen is not None and cube != self.cube_seen:
             self._cube(self.cube_seen, cube, logp, read_dice(obs) is not None)
         if cube is not None:
@@ -521,6 +521,18 @@ class Tracker:
     def _shows(self, position: Position, mover: str, logp: np.ndarray) -> bool:
         """Whether the board on view is ``position`` (seen from ``mover``), as surely as a legal play."""
         return self._margin(position, mover, logp) <= self.thresholds.legal
+
+    def _face_checked(self, cube: tuple | None) -> tuple | None:
+        """``cube`` as read, or None at the first settle that reads a cube gone to a player's
+        side surely at a face no cube action leaves there (:func:`face_left`): a misread face
+        (vid 9963 in a dim room: a redouble's 4 laid before the taker read 8 at 0.94, then 4 at
+        0.62; taken as 8, the redouble and its take were never recorded). The next settle reads
+        it again, from the rules' face; read so at two settles in a row, it stands."""
+        seen = self._cube_to_read_from()
+        strange = (cube is not None and seen is not None and cube[1] in COLOUR and cube[1] != seen[1]
+                   and cube[0] != face_left(seen, cube[1]))
+        doubted, self.cube_face_doubted = self.cube_face_doubted, (cube if strange else None)
+        return None if strange and cube != doubted else cube
 
     def _cube_to_read_from(self) -> tuple | None:
         """The cube whose next state tells an unsure reading's face (:func:`read_cube`): as last
@@ -1514,7 +1526,8 @@ class Tracker:
         pending = Pending(state.position, state.dice, mover, logp, faces, since=self.t, read=read, floor=floor,
                           px=px)
         may_not_count = self.dice_seen is not None and self.dice_seen.counts <= RETHROWN
-        if self._shows(state.position, mover, logp) and (state.position.plays(*state.dice)[0].steps or may_not_count):
+        playable = bool(state.position.plays(*state.dice)[0].steps)
+        if self._shows(state.position, mover, logp) and (playable or may_not_count):
             # Nothing played, though the roll could be: players pick up a throw unplayed when it
             # did not count (a die cocked that was read flat, vid 7304), seldom to forfeit it.
             # So too a roll that leaves no play (a dance) from dice perhaps cocked (vid 7503: a
@@ -1522,8 +1535,11 @@ class Tracker:
             # throw in the wrong half). The next throw tells: the same player's is the throw
             # made again (:meth:`_throw`), the other player's ends the turn as it stands.
             self.pending = replace(pending, unplayed=True)
-            self.note("unclear", what="the dice were picked up with nothing played", player=state.on_roll + 1,
-                      dice=list(state.dice))
+            # A roll that leaves no play picked up is a dance, whether or not its dice surely
+            # counted: no doubt for the official (on 61 rendered games 24 of the 26 noted were dances).
+            if playable:
+                self.note("unclear", what="the dice were picked up with nothing played", player=state.on_roll + 1,
+                          dice=list(state.dice))
             return
         decision = self._decode(pending, logp)
         if decision.kind == "unclear":
