@@ -212,7 +212,8 @@ class Tracker:
     # Where the cube lay, read surely (its face however unsure), when last seen with no dice on
     # the board: a cube turned there is no double after the throw (:meth:`_turned_before_the_throw`).
     cube_place_without_dice: str | None = None
-    cube_face_doubted: tuple | None = None  # read at a face no cube action leaves, not yet taken (:meth:`_face_checked`)
+    # A cube read at a face no cube action leaves where it lies, not yet taken (:meth:`_face_checked`).
+    cube_face_doubted: tuple | None = None
     cube_found_run: int = 0  # the settles in a row the cube was found on, till the last (:meth:`_note_cube_lifted`)
     cube_lifted_noted: tuple | None = None  # (game, throws) of the throw whose cube out of sight was noted
     # True from a double the referee called till a cube action is recorded: the cube goes back to
