@@ -1901,6 +1901,22 @@ def test_a_throw_only_glimpsed_found_faintly_where_it_lay_is_not_taken_for_picke
     assert plays[9:] == [(1, [5, 5], "13/3* 13/3"), (2, [6, 5], ""), (1, [6, 5], "8/2* 7/2")]
 
 
+def _light_on_the_bar_before_a_closed_board(tmp_path) -> tuple:
+    """Light on the bar before dark's closed board, light to throw, and the referee of a money
+    game recorded so far (condoned: no real game reaches it this soon)."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+
+    light_on_the_bar = Position([0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
+                                [2] * 6 + [0] * 6 + [3] + [0] * 11, mover_bar=1)
+    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon", condone=True))
+    for event in (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 5),
+                  Played(light_on_the_bar.swapped())):
+        referee.submit(event)
+    return light_on_the_bar, referee
+
+
 @pytest.mark.parametrize("seen", ["two dice unsure", "one die", "one die faint to the finder"])
 def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path, seen):
     """RULES 3 and 2.3: light is on the bar before dark's closed board; light's throw is glimpsed
@@ -1909,18 +1925,10 @@ def test_a_dance_glimpsed_is_recorded_when_the_other_player_throws(tmp_path, see
     a 5-3 dance each seen as one die). When dark throws next, light's turn is recorded as a throw
     with no play possible, not dark's throw as dice in the other half (a false re-roll), nor the
     turns out of order."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
-    from engine.profiles import profile
-    from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
 
     rng = np.random.default_rng(18)
-    light_on_the_bar = Position([0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
-                                [2] * 6 + [0] * 6 + [3] + [0] * 11, mover_bar=1)
-    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon", condone=True))
-    for event in (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 5),
-                  Played(light_on_the_bar.swapped())):  # condoned: the test needs dark's closed board
-        referee.submit(event)
+    light_on_the_bar, referee = _light_on_the_bar_before_a_closed_board(tmp_path)
     glimpse = _look(light_on_the_bar, rng)
     if seen == "two dice unsure":
         glimpse.dice = [{"faces": honest(np.array([0.05, 0.05, 0.1, 0.3, 0.2, 0.3])), "flat": 1.0, "score": 0.5,
@@ -1950,18 +1958,10 @@ def test_a_dance_from_dice_that_may_not_count_is_no_doubt(tmp_path, next_thrower
     up with nothing played. That is what a dance is: no doubt is noted for the official (24 of the
     26 noted on 61 rendered games were dances). Dark throwing next records light's dance; light
     throwing again makes the 6-5 a throw that did not count, a re-roll."""
-    from engine.match import NewGame, OpeningThrow, Played, Throw
-    from engine.profiles import profile
-    from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
 
     rng = np.random.default_rng(19)
-    light_on_the_bar = Position([0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11,
-                                [2] * 6 + [0] * 6 + [3] + [0] * 11, mover_bar=1)
-    referee = Referee.open(tmp_path / "log.sqlite", profile("money", variant="backgammon", condone=True))
-    for event in (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 5),
-                  Played(light_on_the_bar.swapped())):  # condoned: the test needs dark's closed board
-        referee.submit(event)
+    light_on_the_bar, referee = _light_on_the_bar_before_a_closed_board(tmp_path)
     thrown = _look(light_on_the_bar, rng, (6, 5))
     thrown.throw_valid = 0.7
     after = (_look(light_on_the_bar, rng, (5, 2), "left") if next_thrower == "dark"
