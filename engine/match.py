@@ -298,9 +298,22 @@ class RejectResignation:
 @dataclass(frozen=True)
 class EndUnseen:
     """The board was set up for the next game while this one was in progress: it ended in a way
-    the record did not see (a resignation agreed across the table, RULES 4.4). Its result is
-    not known, so none is recorded and the score stands (the next game's record, or an
-    official, states it)."""
+    the record did not see (a resignation agreed across the table, RULES 4.4; a double dropped
+    out of the camera's sight). Its result is not known, so none is recorded and the score
+    stands, unless an official states it: ``winner`` (a side) won ``points`` (as scored, the
+    cube's value included), which count as any result does (RULES 6.1-6.3: the score, the
+    Crawford game, a dead cube).
+
+    >>> from engine.profiles import profile
+    >>> state = MatchState.new(profile("tournament", match_length=5))
+    >>> for event in (NewGame(), OpeningThrow(3, 1), EndUnseen(winner=1, points=4), NewGame()):
+    ...     state, _ = state.apply(event)
+    >>> state.score, state.crawford  # 0-4 in a 5 point match: the Crawford game (RULES 6.2)
+    ((0, 4), True)
+    """
+
+    winner: int | None = None
+    points: int | None = None
 
 
 Event = (NewGame | OpeningThrow | Throw | DiceCorrected | Played | Double | Take | Drop | Beaver | Raccoon
@@ -352,7 +365,8 @@ def event_from_json(data: dict):
 @dataclass(frozen=True)
 class GameResult:
     """How a game ended: the winning side, the kind of win, and the points it scored
-    (value x cube, after the Jacoby rule; RULES 4.5). ``how``: bear_off, drop or resign."""
+    (value x cube, after the Jacoby rule; RULES 4.5). ``how``: bear_off, drop, resign, or stated
+    (an official's word on a game whose end the record did not see, :class:`EndUnseen`)."""
 
     winner: int
     kind: str
@@ -725,10 +739,26 @@ class MatchState:
         return self._with(resignation=None), Ruling()
 
     def _on_end_unseen(self, event: EndUnseen):
+        if event.winner is not None or event.points is not None:
+            most = self.profile.cube_limit * max(self.variant.result_values.values())
+            points = event.points
+            if event.winner not in (0, 1):
+                raise InvalidEventError(f"a game's winner is side 0 or 1, not {event.winner!r}")
+            if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= most:
+                raise InvalidEventError(f"a game scores 1 to {most} points (a gammon or more at the cube's "
+                                        f"limit), not {points!r}")
         if self.phase not in IN_GAME + ("opening",):
             return self, Ruling.call("no_game")
-        return (self._with(phase="game_over", result=None, resignation=None, pending=None),
-                Ruling(note="game over: its end was not seen; no result recorded"))
+        state = self._with(result=None, resignation=None, pending=None)
+        if event.winner is None:
+            return state._with(phase="game_over"), Ruling(note="game over: its end was not seen; no result recorded")
+        # the kind a result of these points is at the cube the record knows (a stated result is
+        # counted as given: the cube may have been turned where nobody saw it)
+        kinds = list(self.variant.result_values)
+        kind = next((k for k in kinds if self.game_points(k) >= event.points), kinds[-1])
+        state = state._end_game(event.winner, kind, "stated", event.points)
+        return state, Ruling(note=f"game over: its end was not seen; {event.points} point(s) to side "
+                                  f"{event.winner}, as an official states")
 
     # --- results ----------------------------------------------------------------------
     def game_points(self, kind: str) -> int:

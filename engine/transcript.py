@@ -413,16 +413,16 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
 
 
 class AmendmentError(EngineError):
-    """An official's amendment that the record cannot take (:func:`amend_roll`)."""
+    """An official's amendment that the record cannot take (:func:`amend_roll`, :func:`state_result`)."""
 
 
 class Amendment(NamedTuple):
-    """What :func:`amend_roll` makes of a session's events."""
+    """What :func:`amend_roll` or :func:`state_result` makes of a session's events."""
 
-    events: list  # the events with the roll amended
-    index: int  # the event whose roll was amended
-    withdrawn: tuple  # the events whose calls fall with the roll misread
-    called: tuple  # (event, ruling): the play an official recorded as a foul the watch missed
+    events: list  # the events amended
+    index: int  # the event amended
+    withdrawn: tuple  # the events whose calls fall with the amendment
+    called: tuple  # (event, ruling): the events called that the record took before
 
 
 def amend_roll(profile, events, game: int, turn: int, player: int, dice, foul: bool = False) -> Amendment:
@@ -507,6 +507,81 @@ def amend_roll(profile, events, game: int, turn: int, player: int, dice, foul: b
     if foul and (foul_ruling is None or foul_ruling.accepted):
         raise AmendmentError(f"{where}: the play recorded is legal for {d1}-{d2}: no foul to record")
     return Amendment(amended, action.event, tuple(withdrawn), tuple(called))
+
+
+def state_result(profile, events, game: int, winner: int, points: int) -> Amendment:
+    """``events`` with the result of game ``game`` (numbered as :func:`session_transcript`
+    numbers it) stated by an official: player ``winner`` (1 light, 2 dark) won ``points``. Only
+    a game the record saw end unseen (:class:`engine.match.EndUnseen`: the board set up again
+    after a resignation agreed at the table, a double dropped out of sight) has its result
+    stated, or stated again. Every position stands; the score counts the points, and what the
+    score decides is judged again: a double the record took in what is now the Crawford game
+    (RULES 6.2) or on a cube now dead (6.3) is called (``called``), a call the score no longer
+    bears out is withdrawn (``withdrawn``). :class:`AmendmentError` says why a result is
+    refused (a game still being played has its result stated by ending it:
+    :class:`engine.match.EndUnseen` with the result, submitted).
+
+    >>> from engine.match import EndUnseen, NewGame, OpeningThrow, Double, Played
+    >>> from engine.position import Position
+    >>> from engine.profiles import profile
+    >>> events = [NewGame(), OpeningThrow(3, 1), EndUnseen(), NewGame(), OpeningThrow(5, 2),
+    ...           Played(Position.start().apply("13/8 13/11")), Double()]   # dark doubles in game 2
+    >>> fixed = state_result(profile("tournament", match_length=3), events, 1, 2, 1)
+    >>> fixed.events[fixed.index], fixed.called
+    (EndUnseen(winner=1, points=1), ())
+    >>> fixed = state_result(profile("tournament", match_length=3), events, 1, 2, 2)
+    >>> [(k, ruling.reason) for k, ruling in fixed.called]   # 0-2 in 3: game 2 is the Crawford game
+    [(6, 'crawford_game')]
+    """
+    from engine.match import Beaver, Drop, EndUnseen, MatchState, Raccoon, Take
+
+    where = f"game {game}"
+    if winner not in (1, 2):
+        raise AmendmentError(f"{where}: the winner is player 1 or 2, not {winner!r}")
+    state, index = MatchState.new(profile), None
+    for k, event in enumerate(events):
+        before = state
+        state, _ = state.apply(event)
+        if before.game == game and state.phase in ("game_over", "match_over") \
+                and before.phase not in ("game_over", "match_over"):
+            index = k
+    if not 1 <= game <= state.game:
+        raise AmendmentError(f"{where}: the record has {state.game} game(s)")
+    if index is None:
+        raise AmendmentError(f"{where}: the game has not ended in the record; its result is stated by ending it")
+    seen = events[index]
+    if not isinstance(seen, EndUnseen):
+        result = MatchState.new(profile)
+        for event in events[:index + 1]:
+            result, _ = result.apply(event)
+        result = result.result
+        raise AmendmentError(f"{where}: the record saw it end (player {result.winner + 1} won {result.points} "
+                             f"point(s), {result.how.replace('_', ' ')}); only a game that ended unseen has "
+                             f"its result stated")
+    if (seen.winner, seen.points) == (winner - 1, points):
+        raise AmendmentError(f"{where}: the record already has {points} point(s) to player {winner}")
+    try:
+        new = EndUnseen(winner - 1, points)
+        amended = [*events[:index], new, *events[index + 1:]]
+        was, now, withdrawn, called = MatchState.new(profile), MatchState.new(profile), [], []
+        for k, (before, after) in enumerate(zip(events, amended)):
+            was, ruling_was = was.apply(before)
+            now, ruling_now = now.apply(after)
+            if k == index and now.phase == "match_over" and k + 1 < len(events):
+                raise AmendmentError(f"{where}: {points} point(s) win player {winner} the match, "
+                                     f"but the record goes on after it ({len(events) - k - 1} event(s))")
+            if (ruling_now.accepted, ruling_now.reason) != (ruling_was.accepted, ruling_was.reason):
+                if not ruling_was.accepted:
+                    withdrawn.append(k)
+                answer_void = isinstance(after, (Take, Drop, Beaver, Raccoon)) and called and called[-1][0] == k - 1
+                if not ruling_now.accepted and not answer_void:  # a double called has no answer to call
+                    called.append((k, ruling_now))
+            if (was.position, was.on_roll, was.dice, was.game) != (now.position, now.on_roll, now.dice, now.game):
+                raise AmendmentError(f"{where}: the record does not stand with that result (event {k + 1} "
+                                     f"would leave another board)")
+    except InvalidEventError as exc:
+        raise AmendmentError(f"{where}: the record does not stand with that result: {exc}") from None
+    return Amendment(amended, index, tuple(withdrawn), tuple(called))
 
 
 def with_roll(event, dice, player: int):

@@ -34,7 +34,7 @@ import sqlite3
 import threading
 from typing import Callable, Iterable
 
-from engine.match import MODES, MatchState, Ruling, event_from_json, event_to_json
+from engine.match import IN_GAME, MODES, InvalidEventError, MatchState, Ruling, event_from_json, event_to_json
 from engine.profiles import Profile
 
 #: "GCRF" in the database header: marks a gammoncam referee log.
@@ -102,21 +102,28 @@ class Referee:
                 db.close()
             raise LogError(f"{path}: cannot open the log there ({exc})") from None
         referee = cls(profile, mode=mode or "monitor", listeners=())
+        events = []
         for expected, (seq, text) in enumerate(rows, 1):
             if seq != expected:
                 db.close()
                 raise LogError(f"{path}: event {expected} is missing from the log")
             try:
-                referee._act(event_from_json(json.loads(text)))
+                events.append(event_from_json(json.loads(text)))
             except (ValueError, TypeError) as exc:  # EngineError is a ValueError
                 db.close()
                 raise LogError(f"{path}: event {seq} cannot be read ({exc})") from None
         try:
             referee.notes = [json.loads(text) for (text,) in notes]
-            referee.record  # the rolls amended name events the log holds
+            recorded(events, referee.notes)  # the amendments name events the log holds
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             db.close()
             raise LogError(f"{path}: a note cannot be read ({exc})") from None
+        try:
+            judged, referee.state = as_judged(profile, events, referee.notes)
+        except ReplayError as exc:
+            db.close()
+            raise LogError(f"{path}: event {exc.seq} cannot be read ({exc})") from None
+        referee.events, referee.rulings = events, [ruling for ruling, _ in judged]
         if mode is None:
             referee.mode = next((n["mode"] for n in reversed(referee.notes) if n.get("type") == "mode"
                                  and n.get("mode") in MODES), "monitor")
@@ -211,19 +218,65 @@ class Referee:
         self.note(note)
         return note
 
+    def state_result(self, game: int, winner: int, points: int, author: str = "referee",
+                     end: Callable | None = None) -> dict:
+        """An official's word on how game ``game`` ended where the record did not see it: player
+        ``winner`` (1 light, 2 dark) won ``points``. A game that ended unseen has its result stated
+        (:func:`engine.transcript.state_result`: the score counts it from then on, and a double that
+        the score now makes illegal, RULES 6.2 and 6.3, is called, a call it no longer bears out
+        withdrawn); the game in progress is ended with it (``end`` submits the event, by default
+        :meth:`submit`: a watch passes its tracker's). Kept as a note (``seq``: the event, ``was``:
+        the result stated before, ``withdrawn`` and ``called`` as for :meth:`amend_roll`, each call
+        with its ``kind``, ``game``, ``turn`` and ``player``); the events and verdicts stay as
+        logged, :attr:`record` and the state have the result. :class:`engine.transcript.AmendmentError`
+        says why one is refused.
+
+        >>> from engine.match import NewGame, OpeningThrow, EndUnseen
+        >>> from engine.profiles import profile
+        >>> ref = Referee(profile("tournament", match_length=5))
+        >>> for event in (NewGame(), OpeningThrow(3, 1), EndUnseen(), NewGame(), OpeningThrow(6, 2)):
+        ...     _ = ref.submit(event)
+        >>> ref.state.score, ref.state.crawford
+        ((0, 0), False)
+        >>> note = ref.state_result(1, 2, 4, author="Ana")
+        >>> ref.state.score, ref.state.crawford, ref.record[2]
+        ((0, 4), True, EndUnseen(winner=1, points=4))
+        >>> ref.state_result(2, 1, 1, author="Ana")["seq"], ref.state.score, ref.state.phase  # the game on hand
+        (6, (1, 4), 'game_over')
+        """
+        from engine.match import EndUnseen
+        from engine.transcript import AmendmentError, state_result
+
+        state = self.state
+        if game == state.game and state.phase in IN_GAME + ("opening",):
+            if winner not in (1, 2):
+                raise AmendmentError(f"game {game}: the winner is player 1 or 2, not {winner!r}")
+            try:
+                ruling = (end or self.submit)(EndUnseen(winner - 1, points))
+            except InvalidEventError as exc:
+                raise AmendmentError(f"game {game}: {exc}") from None
+            if ruling is None or not ruling.accepted:
+                raise AmendmentError(f"game {game}: the game could not be ended ({getattr(ruling, 'text', '')})")
+            index, was, withdrawn, called = len(self.events) - 1, None, (), []
+        else:
+            before = self.record
+            fixed = state_result(self.profile, before, game, winner, points)
+            index, withdrawn, stated = fixed.index, fixed.withdrawn, before[fixed.index]
+            was = None if stated.winner is None else [stated.winner + 1, stated.points]
+            judged = as_judged(self.profile, fixed.events, [])[0]  # the calls as the record now judges them
+            called = [call_facts(self.profile, fixed.events, k, ruling, judged[k][1]) for k, ruling in fixed.called]
+        note = {"type": "result", "seq": index + 1, "game": game, "winner": winner, "points": points, "was": was,
+                "withdrawn": [k + 1 for k in withdrawn], "called": called, "author": author}
+        self.note(note)
+        self.state = as_judged(self.profile, self.events, self.notes)[1]
+        return note
+
     @property
     def record(self) -> list:
         """The events as the record stands: as logged, with the rolls officials amended
-        (:meth:`amend_roll`). Transcripts are written from it."""
-        from engine.transcript import with_roll
-
-        events = list(self.events)
-        for note in self.notes:
-            if note.get("type") == "amended":
-                if not 1 <= note["seq"] <= len(events):
-                    raise IndexError(f"an amendment names event {note['seq']}, not one of the log's")
-                events[note["seq"] - 1] = with_roll(events[note["seq"] - 1], note["dice"], note["player"])
-        return events
+        (:meth:`amend_roll`) and the results they stated (:meth:`state_result`). Transcripts are
+        written from it."""
+        return recorded(self.events, self.notes)
 
     @property
     def players(self) -> tuple[str, str]:
@@ -240,11 +293,6 @@ class Referee:
         named = [n["players"] for n in self.notes if n.get("type") == "players"]
         return tuple(named[-1]) if named else ("Light", "Dark")
 
-    def _act(self, event) -> Ruling:
-        state, ruling = self.state.apply(event)
-        self._commit(event, state, ruling)
-        return ruling
-
     def _commit(self, event, state: MatchState, ruling: Ruling) -> None:
         self.state = state
         self.events.append(event)
@@ -258,6 +306,81 @@ class Referee:
     def calls(self) -> list[tuple[int, Ruling]]:
         """Every call so far with the index of its event."""
         return [(k, r) for k, r in enumerate(self.rulings) if not r.accepted]
+
+
+def recorded(events: list, notes: list) -> list:
+    """``events`` as the record stands with the officials' ``notes``: each roll amended
+    (:meth:`Referee.amend_roll`) and each result stated (:meth:`Referee.state_result`) put in
+    place of the event it names, a later word on an event over an earlier one. IndexError for
+    a note that names no event of these."""
+    from engine.match import EndUnseen
+    from engine.transcript import with_roll
+
+    events = list(events)
+    for note in notes:
+        if note.get("type") in ("amended", "result"):
+            if not 1 <= note["seq"] <= len(events):
+                raise IndexError(f"an amendment names event {note['seq']}, not one of the log's")
+            k = note["seq"] - 1
+            if note["type"] == "amended":
+                events[k] = with_roll(events[k], note["dice"], note["player"])
+            elif isinstance(events[k], EndUnseen):
+                events[k] = EndUnseen(note["winner"] - 1, note["points"])
+            else:
+                raise IndexError(f"a result is stated for event {note['seq']}, which ended no game unseen")
+    return events
+
+
+class ReplayError(ValueError):
+    """An event that the match, as judged so far, cannot take (``seq``: its number, from 1)."""
+
+    def __init__(self, seq: int, message: str):
+        super().__init__(message)
+        self.seq = seq
+
+
+def as_judged(profile: Profile, events: list, notes: list) -> tuple[list, MatchState]:
+    """``events`` judged as the session judged them: ``[(ruling, state after)]`` and the state at
+    the end. A result an official stated (a ``result`` note) counts from the moment it was stated
+    (the note's ``after``), as it did while the session ran: the events before were judged on the
+    score without it, those after on the score with it. :class:`ReplayError` for an event the
+    match cannot take."""
+    stated = [n for n in notes if n.get("type") == "result"]
+    state, judged, taken = MatchState.new(profile), [], 0
+    for index in range(len(events) + 1):
+        if taken < len(stated) and stated[taken]["after"] <= index:
+            while taken < len(stated) and stated[taken]["after"] <= index:
+                taken += 1
+            state = as_judged(profile, recorded(events[:index], stated[:taken]), [])[1]
+        if index < len(events):
+            try:
+                state, ruling = state.apply(events[index])
+            except InvalidEventError as exc:
+                raise ReplayError(index + 1, str(exc)) from None
+            judged.append((ruling, state))
+    return judged, state
+
+
+def call_facts(profile: Profile, events: list, index: int, ruling: Ruling, state: MatchState) -> dict:
+    """What a call says of itself: the call ``ruling`` on event ``index`` of ``events``, which
+    left the match in ``state``: its kind, reason and text, the event, its number in the log
+    (``seq``, from 1), the player called (1 light, 2 dark), and the game and turn as the
+    transcript numbers them."""
+    from engine.transcript import session_transcript
+
+    event = events[index]
+    side = state.on_roll
+    if type(event).__name__ == "Throw" and state.phase == "played" and side is not None:
+        side = 1 - side  # a throw after a play is the next player's
+    turn = last_turn(session_transcript(profile, events[:index + 1]))
+    return {"kind": ruling.kind, "reason": ruling.reason, "text": ruling.text, "event": type(event).__name__,
+            "seq": index + 1, "player": None if side is None else side + 1, "game": state.game, "turn": turn}
+
+
+def last_turn(transcript) -> int:
+    """The number ``transcript`` gives the last turn of its last game (0 before one)."""
+    actions = transcript.games[-1].actions if transcript.games else ()
+    return actions[-1].number if actions else 0
 
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"

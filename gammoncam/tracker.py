@@ -569,12 +569,21 @@ class Tracker:
 
     def _end_unseen(self, why: str = "the board was set up again before the game was seen to end") -> None:
         """The game in progress ends with no result recorded, its end unseen: the board was set up
-        again (a resignation agreed at the table), or a game joined turned out not followed. What
-        waited for it (a play unclear, a throw held) goes with it."""
+        again (a resignation agreed at the table), or a game joined turned out not followed. The
+        official is asked for its result (a doubt), which the record then counts
+        (:meth:`gammoncam.referee.Referee.state_result`)."""
+        self.end_game(EndUnseen(), inferred=why,
+                      what=f"the game's end was not seen ({why}): its result is not in the record, so the score "
+                           f"leaves it out; state it if the players agree it")
+
+    def end_game(self, event: EndUnseen, **info):
+        """End the game in progress with ``event``: unseen, or with the result an official states
+        (the referee page, ``state_result``); the referee's ruling. What waited for the game (a play
+        unclear, a throw held) goes with it; the board set up again starts the next."""
         self.pending = self.held = self.unseen = self.dice_seen = self.last_look = self.left_unplayed = None
         self.offered_with_throw = False
         self.glimpses, self.turn_path, self.joined = [], [], False
-        self._submit(EndUnseen(), inferred=why)
+        return self._submit(event, **info)
 
     def _resume(self, logp: np.ndarray, dice) -> None:
         """The first settle of a watch started again on its log with a game in progress (the

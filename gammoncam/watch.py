@@ -29,11 +29,12 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from engine.match import MODES, MatchState
+from engine.match import MODES
 from engine.matchid import position_ids
 from engine.transcript import AmendmentError, session_transcript, write_transcript
 from gammoncam.decoding import Thresholds, log_probs
 from gammoncam.frames import FrameSource
+from gammoncam.referee import as_judged, call_facts, last_turn
 from gammoncam.tracker import COLOUR, Tracker
 from vision.checkers import CLASSES
 from vision.motion import SettleGate
@@ -436,14 +437,14 @@ class CallBook:
         >>> [(c["id"], c["reason"], c["turn"], c["resolution"]) for c in CallBook.from_log(referee).calls]
         [(1, 'no_such_play', 1, 'acknowledged')]
         """
-        book, notes, taken = cls(), referee.notes, 0
-        state, mode = MatchState.new(referee.profile), "monitor"
+        book, notes, taken, mode = cls(), referee.notes, 0, "monitor"
+        judged = as_judged(referee.profile, referee.events, notes)[0]  # as judged then: results stated counted
         for index in range(len(referee.events) + 1):
             while taken < len(notes) and notes[taken]["after"] <= index:  # what was noted before this event
                 mode = book._take_note(notes[taken], mode)
                 taken += 1
             if index < len(referee.events):
-                state, ruling = state.apply(referee.events[index])
+                ruling, state = judged[index]
                 if not ruling.accepted:
                     book.hear(call_event(referee, index, ruling, state, mode))
         if box is not None:
@@ -456,9 +457,9 @@ class CallBook:
     def _take_note(self, note: dict, mode: str) -> str:
         """Book again what ``note`` (a referee log's) did to the calls; the mode from then on."""
         kind = note.get("type")
-        if kind in ("amended", "dice_given"):
+        if kind in ("amended", "dice_given", "result"):
             self.overrule(note["withdrawn"], note["author"])
-            self.record_foul({**note, "called": note.get("called", [])})
+            self.record_calls({**note, "called": note.get("called", [])})
         elif kind in ("acknowledged", "call_resolved"):
             called = next((c for c in self.calls if c["id"] == note["call_id"] and c["pending"]), None)
             if called is not None and kind == "acknowledged":
@@ -510,9 +511,10 @@ class CallBook:
         return {**self._close(called, "acknowledged"), "author": author}
 
     def overrule(self, seqs, author: str) -> list[dict]:
-        """The calls made on the events ``seqs`` (the log's numbers) rested on a roll misread,
-        which an official amended (:meth:`gammoncam.referee.Referee.amend_roll`): each is closed
-        ``overruled``, acknowledged or not, its light out; the page's ``call_resolved`` events.
+        """The calls made on the events ``seqs`` (the log's numbers) rested on a roll misread or a
+        score miscounted, which an official amended (:meth:`gammoncam.referee.Referee.amend_roll`,
+        :meth:`~gammoncam.referee.Referee.state_result`): each is closed ``overruled``,
+        acknowledged or not, its light out; the page's ``call_resolved`` events.
 
         >>> book = CallBook()
         >>> book.hear({"type": "call", "kind": "illegal_play", "reason": "no_such_play", "text": "...", "seq": 5})
@@ -526,24 +528,27 @@ class CallBook:
                 out.append({**self._close(called, "overruled"), "author": author})
         return out
 
-    def record_foul(self, note: dict) -> list[dict]:
-        """An official amended a roll as a foul the watch missed (``note``: as
-        :meth:`gammoncam.referee.Referee.amend_roll` keeps it): its play is booked as a call of
-        theirs, ``recorded``, never pending and its light dark, since the moment to put it right has
-        passed (RULES 7.2: the game went on); the calls booked.
+    def record_calls(self, note: dict) -> list[dict]:
+        """The calls an official's amendment makes (``note``: as the referee keeps it): a roll
+        amended as a foul the watch missed (:meth:`gammoncam.referee.Referee.amend_roll`: its play),
+        or a result stated that makes a double the record took illegal
+        (:meth:`~gammoncam.referee.Referee.state_result`, each call with its own kind, game, turn
+        and player). Each is booked as a call of theirs, ``recorded``, never pending and its light
+        dark, since the moment to put it right has passed (RULES 7.2: the game went on); the calls
+        booked.
 
         >>> book = CallBook()
-        >>> booked = book.record_foul({"game": 1, "turn": 9, "player": 1, "author": "Chief TD",
-        ...                            "called": [{"seq": 40, "reason": "no_such_play", "text": "..."}]})
+        >>> booked = book.record_calls({"game": 1, "turn": 9, "player": 1, "author": "Chief TD",
+        ...                             "called": [{"seq": 40, "reason": "no_such_play", "text": "..."}]})
         >>> [(c["kind"], c["turn"], c["pending"], c["resolution"], c["recorded_by"]) for c in booked]
         [('illegal_play', 9, False, 'recorded', 'Chief TD')]
         """
         booked = []
         for called in note["called"]:
-            self.calls.append({"id": len(self.calls) + 1, "kind": "illegal_play", "reason": called["reason"],
-                               "detail": called["text"], "game": note["game"], "turn": note["turn"],
-                               "player": note["player"], "pending": False, "resolution": "recorded",
-                               "recorded_by": note["author"]})
+            self.calls.append({"id": len(self.calls) + 1, "kind": called.get("kind", "illegal_play"),
+                               "reason": called["reason"], "detail": called["text"],
+                               **{k: called.get(k, note.get(k)) for k in ("game", "turn", "player")},
+                               "pending": False, "resolution": "recorded", "recorded_by": note["author"]})
             self._seqs[self.calls[-1]["id"]] = called["seq"]  # an amendment after may overrule it
             booked.append(self.calls[-1])
         return booked
@@ -577,7 +582,7 @@ class WatchDesk:
     The frame loop and the page's requests run in two threads; one lock keeps them apart.
     """
 
-    ACTIONS = ("acknowledge", "set_mode", "set_players", "calibrate", "amend_roll", "correct_dice")
+    ACTIONS = ("acknowledge", "set_mode", "set_players", "calibrate", "amend_roll", "correct_dice", "state_result")
 
     def __init__(self, referee, feed=None, box=None):
         self.referee, self.feed = referee, feed
@@ -640,7 +645,7 @@ class WatchDesk:
                 except AmendmentError as exc:
                     raise ActionRejected(str(exc)) from None
                 overruled = self.book.overrule(note["withdrawn"], author)
-                recorded = self.book.record_foul(note)
+                recorded = self.book.record_calls(note)
                 self._publish(note)
                 for resolved in overruled:
                     self._publish(resolved)
@@ -649,6 +654,8 @@ class WatchDesk:
                 now, was = "-".join(map(str, note["dice"])), "-".join(map(str, note["was"]))
                 where = f"game {note['game']}, turn {note['turn']}"
                 return {"message": f"{where}: the roll is now {now} (was {was}){calls}"}
+            elif action == "state_result":  # a game's end the record did not see, or the game on hand ended
+                return self._state_result(params["game"], params["winner"], params["points"], author)
             elif action == "correct_dice":  # the throw being played, misread: judged on the roll given from now on
                 return self._correct_dice(params["player"], params["dice"], author)
             else:  # calibrate
@@ -660,6 +667,31 @@ class WatchDesk:
             self.referee.note({**note, "author": author})
             self._publish(resolved if action == "acknowledge" else {**note, "author": author})
             return {"message": message}
+
+    def _state_result(self, game: int, winner: int, points: int, author: str) -> dict:
+        """An official states how game ``game`` ended (:meth:`gammoncam.referee.Referee.state_result`):
+        one the record saw end unseen, or the game on hand, which the tracker then ends (the
+        board set up again starts the next). Calls the score now makes are booked ``recorded``,
+        those it no longer bears out are overruled."""
+        from web_ui.feed import ActionRejected
+
+        tracker = None if self.watcher is None else self.watcher.tracker
+        try:
+            note = self.referee.state_result(game, winner, points, author,
+                                             end=None if tracker is None else
+                                             (lambda event: tracker.end_game(event, stated_by=author)))
+        except AmendmentError as exc:
+            raise ActionRejected(str(exc)) from None
+        overruled = self.book.overrule(note["withdrawn"], author)
+        recorded = self.book.record_calls(note)
+        self._publish(note)
+        for resolved in overruled:
+            self._publish(resolved)
+        score = self.referee.state.score
+        message = f"game {game}: player {winner} won {points} point(s); the score is {score[0]}-{score[1]}"
+        message += "".join(f"; call {r['call_id']} overruled" for r in overruled)
+        message += "".join(f"; call {c['id']} recorded: {c['detail']}" for c in recorded)
+        return {"message": message}
 
     def _correct_dice(self, player: int, dice, author: str) -> dict:
         """The throw being played showed ``dice`` (:meth:`gammoncam.tracker.Tracker.roll_given`),
@@ -730,20 +762,8 @@ class WatchDesk:
 def call_event(referee, index: int, ruling, state, mode: str) -> dict:
     """The watch's ``call`` event for the call ``ruling`` on the referee's event ``index``, which
     left the match in ``state``, made in ``mode`` (monitor or silent)."""
-    event = referee.events[index]
-    side = state.on_roll
-    if type(event).__name__ == "Throw" and state.phase == "played" and side is not None:
-        side = 1 - side  # a throw after a play is the next player's
-    turn = last_turn(session_transcript(referee.profile, referee.events[:index + 1]))
-    return {"type": "call", "kind": ruling.kind, "reason": ruling.reason, "text": ruling.text,
-            "event": type(event).__name__, "seq": index + 1, "player": None if side is None else side + 1,
-            "game": state.game, "turn": turn, "silent": mode == "silent"}
-
-
-def last_turn(transcript) -> int:
-    """The number ``transcript`` gives the last turn of its last game (0 before one)."""
-    actions = transcript.games[-1].actions if transcript.games else ()
-    return actions[-1].number if actions else 0
+    return {"type": "call", **call_facts(referee.profile, referee.events, index, ruling, state),
+            "silent": mode == "silent"}
 
 
 def players_turn(referee, player: int) -> int | None:

@@ -249,8 +249,8 @@ class DemoSession:
             event["author"] = author
         return self._publish(event)
 
-    def _end_game(self, winner: int, kind: str, entry: dict) -> dict:
-        points = VARIANTS[self.variant].result_values[kind] * self.cube["value"]
+    def _end_game(self, winner: int, kind: str, entry: dict, points: int | None = None) -> dict:
+        points = VARIANTS[self.variant].result_values[kind] * self.cube["value"] if points is None else points
         self.score[str(winner)] += points
         self.results[self.game].update({"winner": winner, "points": points, "kind": kind})
         self.crawford_played = self.crawford_played or self.crawford_now
@@ -454,6 +454,20 @@ class DemoSession:
                        "was": was, "foul": foul, "author": author})
         now = "-".join(map(str, entry["dice"]))
         return f"{where}: the roll is now {now} (was {was[0]}-{was[1]}){recorded}"
+
+    def _act_state_result(self, params, author):
+        # the demo sees every game end but the one on hand, which an official may end (a resignation agreed)
+        game, winner, points = params["game"], params["winner"], params["points"]
+        if game != self.game or self.phase in ("game_over", "match_over"):
+            raise ActionRejected(f"game {game}: the record saw it end; only the game on hand (game {self.game}) "
+                                 f"has its result stated")
+        values = VARIANTS[self.variant].result_values
+        most = 64 * max(values.values())  # the physical cube stops at 64 (RULES 5.8)
+        if points > most:
+            raise ActionRejected(f"game {game}: a game scores 1 to {most} points, not {points}")
+        kind = next((k for k, v in values.items() if v * self.cube["value"] >= points), list(values)[-1])
+        self._end_game(winner, kind, {"play": None, "dice": []}, points=points)
+        return f"game {game}: player {winner} won {points} point(s); the score is {self.score['1']}-{self.score['2']}"
 
     def _act_correct_dice(self, params, author):
         # the throw about to be played was misread: it is played with the dice given

@@ -1,9 +1,11 @@
 """``gammoncam export LOG``: a referee log read back, as a match transcript or event by event;
-``gammoncam amend LOG``: an official's word on a roll the record got wrong.
+``gammoncam amend LOG``: an official's word on a roll the record got wrong; ``gammoncam result
+LOG``: an official's word on how a game ended where the record did not see it.
 
     gammoncam export ~/.local/share/gammoncam/logs/watch-20261202-101500-4242.sqlite --out match.mat
     gammoncam export session.sqlite --format jsonl
     gammoncam amend session.sqlite --game 1 --turn 14 --player 2 --dice 6-4 --by "A. Official"
+    gammoncam result session.sqlite --game 3 --winner 2 --points 2 --by "A. Official"
 
 The log is what ``watch`` (or any referee session) wrote before acting on each event, so it is
 the record that survives a crash, a lost camera or a closed page. ``mat`` (the default) is the
@@ -27,6 +29,16 @@ recorded with ``--foul`` once an official saw the roll thrown: the play is calle
 transcript ``export`` writes has the roll amended.
 
     gammoncam amend session.sqlite --game 1 --turn 9 --player 1 --dice 3-2 --foul --by "A. Official"
+
+A game the watch saw end unseen (the board set up again after a resignation agreed at the table,
+or a double dropped out of the camera's sight) has no result in the record, so the score, and the
+Crawford game and dead cubes that follow from it, leave it out. ``result`` states it
+(:meth:`gammoncam.referee.Referee.state_result`), as the referee page does while the game is
+watched: the points as scored, the cube's value included; the last game, if the record holds it
+still in progress (the watch stopped before the next game), is ended with it. What the score
+then decides is judged again: a double the record took in what is now the Crawford game or on a
+dead cube (RULES 6.2, 6.3) is called, and said so. A game the record saw end is refused in one
+line, as is a result that wins the match before games the record has after it.
 """
 
 from __future__ import annotations
@@ -59,6 +71,13 @@ def register(subparsers) -> None:
     amend.add_argument("--foul", action="store_true",
                        help="the play recorded is a foul of this roll, seen by the official: call it (RULES 7.2)")
     amend.set_defaults(func=run_amend)
+    result = subparsers.add_parser("result", help="state how a game ended where the referee log did not see it")
+    result.add_argument("log", metavar="LOG", help="the referee session's SQLite log (watch --log)")
+    result.add_argument("--game", type=int, required=True, help="the game, as the transcript numbers it")
+    result.add_argument("--winner", type=int, choices=(1, 2), required=True, help="1: light, 2: dark")
+    result.add_argument("--points", type=int, required=True, help="the points it scored, the cube's value included")
+    result.add_argument("--by", default="referee", help="who states it (kept in the log)")
+    result.set_defaults(func=run_result)
 
 
 def event_records(referee) -> list[dict]:
@@ -75,16 +94,16 @@ def event_records(referee) -> list[dict]:
     >>> last["event"], last["verdict"]["reason"], last["after"]["gnubg_id"]
     ({'event': 'double', 'thrown': False}, 'after_throw', '4HPwATDgc/ABMA:MIFlAAAAAAAE')
     """
-    from engine.match import MatchState, event_to_json
+    from engine.match import event_to_json
     from engine.matchid import position_ids
+    from gammoncam.referee import as_judged
 
-    state = MatchState.new(referee.profile)
     notes = {}
     for note in referee.notes:
         notes.setdefault(note["after"], []).append({"note": note})
     out = list(notes.get(0, []))
-    for seq, (event, ruling) in enumerate(zip(referee.events, referee.rulings), 1):
-        state, _ = state.apply(event)
+    judged = as_judged(referee.profile, referee.events, referee.notes)[0]  # a result counts from when it was stated
+    for seq, (event, (ruling, state)) in enumerate(zip(referee.events, judged), 1):
         after = {"game": state.game, "score": list(state.score), "cube": state.cube,
                  "cube_owner": None if state.owner is None else state.owner + 1}
         after.update(position_ids(state))
@@ -126,6 +145,30 @@ def run_amend(args) -> int:
     called = "".join(f"; event {c['seq']} called: {c['text']}" for c in note["called"])
     print(f"game {args.game}, turn {args.turn}, player {args.player}: {note['dice'][0]}-{note['dice'][1]} "
           f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}{withdrawn}{called}")
+    return 0
+
+
+def run_result(args) -> int:
+    from engine.transcript import AmendmentError
+
+    referee = _open(args.log)
+    try:
+        note = referee.state_result(args.game, args.winner, args.points, author=args.by)
+        score = referee.state.score
+    except AmendmentError as exc:
+        raise UsageError(str(exc)) from None
+    except sqlite3.Error as exc:  # a read-only file, a full disk
+        raise UsageError(f"{args.log}: cannot write the result to the log ({exc})") from None
+    finally:
+        referee.close()
+    was = f" (was player {note['was'][0]}, {note['was'][1]} point(s))" if note["was"] else ""
+    seqs = note["withdrawn"]
+    withdrawn = (f"; the call{'s' * (len(seqs) > 1)} on event{'s' * (len(seqs) > 1)} {', '.join(map(str, seqs))} "
+                 "withdrawn" if seqs else "")
+    called = "".join(f"; game {c['game']}, turn {c['turn']}, player {c['player']} called: {c['text']}"
+                     for c in note["called"])
+    print(f"game {args.game}: player {args.winner} won {args.points} point(s){was}, stated by {args.by}; "
+          f"the score is {score[0]}-{score[1]}{withdrawn}{called}")
     return 0
 
 

@@ -309,3 +309,26 @@ def test_a_game_whose_end_was_not_seen_ends_with_no_result():
     state, (ended,) = run(state, EndUnseen())
     assert ended.accepted and (state.phase, state.score) == ("game_over", (1, 2))
     assert event_from_json(event_to_json(EndUnseen())) == EndUnseen()
+    assert event_from_json({"event": "end_unseen"}) == EndUnseen()  # as logs before stated results wrote it
+
+
+def test_a_game_ended_unseen_with_the_result_an_official_states_counts_it():
+    """RULES 4.5, 6.1, 6.2: the points stated go to the score as any result's do, and the game
+    after a side first reaches N - 1 is the Crawford game; a result that reaches N wins the match."""
+    state = at_score((1, 2), length=5)
+    state, (ended,) = run(state, EndUnseen(winner=1, points=2))
+    assert ended.accepted and (state.phase, state.score) == ("game_over", (1, 4))
+    assert (state.result.winner, state.result.points, state.result.how) == (1, 2, "stated")
+    state, _ = run(state, NewGame())
+    assert state.crawford  # 1-4 in a 5 point match
+    state, _ = run(state, OpeningThrow(3, 1), EndUnseen(winner=0, points=4))
+    assert (state.phase, state.score, state.match_winner) == ("match_over", (5, 4), 0)
+    assert event_from_json(event_to_json(EndUnseen(0, 4))) == EndUnseen(0, 4)
+
+
+@pytest.mark.parametrize("winner, points, refused", [
+    (2, 1, "a game's winner is side 0 or 1"), (0, 0, "a game scores 1 to 192 points"),
+    (1, 193, "a game scores 1 to 192"), (0, None, "not None"), (0, True, "not True")])
+def test_a_stated_result_no_game_can_have_is_bad_input(winner, points, refused):
+    with pytest.raises(InvalidEventError, match=refused):
+        at_score((1, 2)).apply(EndUnseen(winner, points))

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from engine import Position
-from engine.match import DiceCorrected, NewGame, OpeningThrow, Played, Throw
+from engine.match import DiceCorrected, Double, Drop, EndUnseen, NewGame, OpeningThrow, Played, Take, Throw
 from engine.profiles import profile
 from engine.transcript import (AmendmentError, TranscriptError, amend_roll, parse_transcript, session_transcript,
-                               write_transcript)
+                               state_result, write_transcript)
 from gammoncam.referee import Referee
 from gammoncam.replay import Replay
 
@@ -168,6 +168,56 @@ def test_dice_corrected_are_what_an_amendment_changes():
               DiceCorrected(4, 1), Played(dark.apply("13/8")), Throw(5, 2)]
     amended, index = amend_roll(profile("money"), events, 1, 1, 2, (3, 2))[:2]
     assert (index, amended[5]) == (5, DiceCorrected(3, 2))
+
+
+def _ended_unseen_then_doubled() -> list:
+    """Game 1 of a 5 point match ends unseen after light's opening 3-1; in game 2 light opens 5-2
+    (13/8 13/11), dark doubles and light takes; dark throws 6-4."""
+    opened = Position.start().apply("13/8 13/11")
+    return [NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), EndUnseen(),
+            NewGame(), OpeningThrow(5, 2), Played(opened), Double(), Take(), Throw(6, 4)]
+
+
+def test_a_result_stated_for_a_game_ended_unseen_is_scored_and_judged_again():
+    """An official says dark won game 1 for 4 points (a redouble dropped out of sight): the
+    transcript writes it and game 2's score 0-4, which makes game 2 the Crawford game (RULES 6.2),
+    so dark's double there is called and has no effect (6.4): the cube stays in the middle. Its
+    take is no call of its own. Stated again for 1 point, the call is withdrawn."""
+    match = profile("tournament", match_length=5)
+    events = _ended_unseen_then_doubled()
+    fixed = state_result(match, events, 1, 2, 4)
+    assert fixed.index == 3 and fixed.events[3] == EndUnseen(winner=1, points=4)
+    assert fixed.events[:3] + fixed.events[4:] == events[:3] + events[4:]
+    assert [(k, r.reason) for k, r in fixed.called] == [(7, "crawford_game")] and fixed.withdrawn == ()
+    text = write_transcript(session_transcript(match, fixed.events))
+    assert "  1) 31: 8/5 6/5                  Wins 4 point\n" in text
+    assert " Player 1 : 0                    Player 2 : 4\n  1) 52: 13/11 13/8              64: ????" in text
+    again = state_result(match, fixed.events, 1, 2, 1)
+    assert again.called == () and again.withdrawn == (7, 8)
+
+
+@pytest.mark.parametrize("game, winner, points, refused", [
+    (1, 2, 5, "5 point\\(s\\) win player 2 the match, but the record goes on after it"),
+    (2, 1, 1, "game 2: the game has not ended in the record"),
+    (3, 1, 1, "game 3: the record has 2 game"),
+    (1, 3, 1, "the winner is player 1 or 2"),
+    (1, 2, 0, "a game scores 1 to 192 points"),
+])
+def test_a_result_the_record_cannot_take_is_refused_with_the_reason(game, winner, points, refused):
+    with pytest.raises(AmendmentError, match=refused):
+        state_result(profile("tournament", match_length=5), _ended_unseen_then_doubled(), game, winner, points)
+
+
+def test_only_a_game_that_ended_unseen_has_its_result_stated():
+    """A game the record saw end keeps the result it saw (a drop here); the same result stated
+    twice is said to be there already."""
+    match = profile("tournament", match_length=5)
+    events = [NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Double(), Drop(), NewGame()]
+    with pytest.raises(AmendmentError, match=r"the record saw it end \(player 2 won 1 point\(s\), drop\)"):
+        state_result(match, events, 1, 1, 2)
+    stated = state_result(match, _ended_unseen_then_doubled(), 1, 1, 1).events
+    with pytest.raises(AmendmentError, match="already has 1 point"):
+        state_result(match, stated, 1, 1, 1)
 
 
 def gnubg_records(path: Path):

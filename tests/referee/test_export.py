@@ -149,3 +149,39 @@ def test_a_foul_the_watch_missed_is_recorded_by_the_amendment(tmp_path, capsys, 
         assert [(c["seq"], c["reason"]) for c in ref.notes[-1]["called"]] == [(5, "no_such_play")]
     assert main([*amend[:-4], "--dice", "3-2", "--foul"]) == 2  # 13/8 is a 3-2's legal play: no foul
     assert "no foul to record" in capsys.readouterr().err
+
+
+def test_a_result_stated_after_the_watch_is_exported_and_logged(tmp_path, capsys):
+    """Game 1 ended unseen (a resignation agreed at the table); the watch stopped in game 2 with
+    its game still in progress. The official states both results afterwards: game 1 (dark, 2
+    points), then the game the log holds in progress (light, 1 point), which ends it. The
+    transcript writes both and the score; a refused statement is one line and changes nothing."""
+    from engine.match import EndUnseen, NewGame, OpeningThrow, Played
+    from engine.position import Position
+
+    log = tmp_path / "log.sqlite"
+    with Referee.open(log, profile("tournament", match_length=5)) as ref:
+        for event in (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), EndUnseen(),
+                      NewGame(), OpeningThrow(5, 2)):
+            ref.submit(event)
+    for args, why in ((["--game", "3", "--winner", "1", "--points", "1"], "game 3: the record has 2 game(s)"),
+                      (["--game", "1", "--winner", "2", "--points", "5"], "win player 2 the match"),
+                      (["--game", "1", "--winner", "2", "--points", "0"], "a game scores 1 to 192 points")):
+        assert main(["result", str(log), *args]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and why in err[0], err
+    with Referee.open(log) as ref:
+        assert ref.notes == [] and len(ref.events) == 6
+    assert main(["result", str(log), "--game", "1", "--winner", "2", "--points", "2", "--by", "Chief TD"]) == 0
+    assert capsys.readouterr().out == "game 1: player 2 won 2 point(s), stated by Chief TD; the score is 0-2\n"
+    assert main(["result", str(log), "--game", "2", "--winner", "1", "--points", "1", "--by", "Chief TD"]) == 0
+    assert capsys.readouterr().out == "game 2: player 1 won 1 point(s), stated by Chief TD; the score is 1-2\n"
+    assert main(["export", str(log)]) == 0
+    text = capsys.readouterr().out
+    assert "  1) 31: 8/5 6/5                  Wins 2 point\n" in text
+    assert " Game 2\n Light : 0                       Dark : 2\n  1) 52: ????\n  2)  Wins 1 point\n" in text
+    assert main(["export", str(log), "--format", "jsonl"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[3]["event"] == {"event": "end_unseen", "winner": None, "points": None}  # as seen
+    assert [n["note"]["seq"] for n in lines if "note" in n] == [4, 7]
+    assert lines[-2]["after"]["score"] == [1, 2]  # the game on hand ended with the result stated

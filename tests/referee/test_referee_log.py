@@ -206,3 +206,33 @@ def test_silent_mode_logs_calls_without_telling_the_listeners(tmp_path):
     assert heard["monitor"] == [r.reason for _, r in reference.calls] and heard["monitor"]
     assert heard["silent"] == []
     assert recorded["monitor"] == recorded["silent"] == heard["monitor"]
+
+
+def test_a_result_stated_counts_from_then_on_and_the_log_reopens_to_the_same_session(tmp_path):
+    """Game 1 ended unseen; in game 2 dark doubled and light took before the official stated that
+    dark won game 1 for 4 points (RULES 6.2: game 2 is then the Crawford game). The double taken
+    before the statement is called in the note (it had no effect, 6.4: the record's cube is 1),
+    dark's double after it is called as it is made; the log reopened has the same verdicts, state
+    and record, the double before the statement judged as it was then."""
+    from engine.match import Double, EndUnseen, NewGame, OpeningThrow, Played, Take
+    from engine.position import Position
+    from engine.profiles import profile
+
+    log = tmp_path / "log.sqlite"
+    with Referee.open(log, profile("tournament", match_length=5)) as referee:
+        for event in (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), EndUnseen(),
+                      NewGame(), OpeningThrow(5, 2), Played(Position.start().apply("13/8 13/11")), Double(), Take()):
+            assert referee.submit(event).accepted
+        note = referee.state_result(1, 2, 4, author="Chief TD")
+        assert (note["seq"], note["was"], note["withdrawn"]) == (4, None, [])
+        assert [(c["seq"], c["kind"], c["reason"], c["game"], c["turn"], c["player"]) for c in note["called"]] == \
+            [(8, "illegal_double", "crawford_game", 2, 1, 2)]
+        assert (referee.state.score, referee.state.crawford, referee.state.cube) == ((0, 4), True, 1)
+        assert referee.record[3] == EndUnseen(1, 4) and referee.events[3] == EndUnseen()
+        for event in (Throw(6, 4), Played(referee.state.position.apply("24/18 13/9"))):
+            assert referee.submit(event).accepted
+        assert referee.submit(Double()).reason == "crawford_game"  # judged on the score stated
+        before = snapshot(referee), referee.record
+    with Referee.open(log) as again:
+        assert (snapshot(again), again.record) == before
+        assert [r.accepted for r in again.rulings][7] is True  # dark's first double as judged when made

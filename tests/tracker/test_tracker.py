@@ -2199,6 +2199,8 @@ def test_a_record_that_lost_the_board_is_left_and_the_game_joined_again(tmp_path
     assert not [e for e in events if e["type"] == "warning"]
     kinds = [e["type"] for e in events if e["type"] in ("game_start", "game_end_unseen", "play")]
     assert kinds == ["game_start", "play", "play", "game_end_unseen", "game_start", "play", "play"]
+    (ended,) = [e for e in events if e["type"] == "game_end_unseen"]  # the official is asked for its result
+    assert "its result is not in the record" in ended["what"]
     joined = [e for e in events if e["type"] == "game_start"][1]
     assert joined["player"] == 2 and referee.state.game == 2
     plays = [(e["player"], e["dice"], e.get("play"), e.get("reason")) for e in events if e["type"] == "play"]

@@ -271,6 +271,15 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     answer = client.post("/api/referee/correct_dice", json={"player": roll["player"], "dice": dice}, headers=bearer())
     assert answer.status_code == 200 and feed.state()["dice"] == dice, answer.get_json()
     assert feed.events_since(0)[-2]["type"] == "dice_corrected"
+    # a resignation agreed across the table: the game on hand ends with the result stated
+    game = feed.state()["game"]
+    seen = client.post("/api/referee/state_result", json={"game": game + 1, "winner": 2, "points": 2},
+                       headers=bearer())
+    assert seen.status_code == 409 and "only the game on hand" in seen.get_json()["error"]
+    score = feed.state()["score"]["2"]
+    answer = client.post("/api/referee/state_result", json={"game": game, "winner": 2, "points": 2}, headers=bearer())
+    assert answer.status_code == 200 and feed.state()["score"]["2"] == score + 2, answer.get_json()
+    assert feed.events_since(0)[-2]["type"] == "game_end"
     for action, body in [("set_profile", {"profile": "money"}), ("set_match_length", {"match_length": 11}),
                          ("set_players", {"player1": "Ann", "player2": "Bo"}), ("new_game", {}),
                          ("calibrate", {"corners": [[1, 2], [3, 4], [5, 6], [7, 8]]}),
@@ -282,8 +291,8 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     assert state["profile"] == "money" and state["pips"] == {"1": 360, "2": 360}
     assert feed.corners == [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]
     assert set(ACTIONS) == {"acknowledge", "undo", "correct", "enter_play", "amend_roll", "correct_dice",
-                            "set_profile", "set_players", "set_match_length", "new_game", "new_match", "set_mode",
-                            "calibrate"}
+                            "state_result", "set_profile", "set_players", "set_match_length", "new_game", "new_match",
+                            "set_mode", "calibrate"}
 
 
 def test_handler_rejection_status_passes_through(feed):

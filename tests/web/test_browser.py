@@ -256,6 +256,35 @@ def test_a_roll_is_amended_from_the_referee_page_of_a_watched_game(server, page,
             [("referee", True), ("referee", False)]
 
 
+def test_a_game_that_ended_unseen_has_its_result_stated_from_the_referee_page(server, page, feed, tmp_path):
+    """The watch saw the board set up again mid-game: the page lists the game's end as worth a
+    second look with a "state result…" button, which names the game in the form; the official
+    states dark's 2 points and the page shows the score."""
+    from engine.match import EndUnseen, NewGame, OpeningThrow
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.watch import WatchDesk
+
+    with Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=5)) as referee:
+        desk = WatchDesk(referee, feed)
+        for event in (NewGame(), OpeningThrow(3, 1), EndUnseen()):
+            referee.submit(event)
+        page.goto(server.url + "/referee")
+        page.wait_for_selector("#conn >> text=live")
+        desk.hear({"t": 75.0, "frame": 1125, "type": "game_end_unseen", "accepted": True,
+                   "what": "the game's end was not seen: its result is not in the record"})
+        page.click("#doubts button >> text=state result…")
+        form = "form[data-action=state_result]"
+        assert page.input_value(f"{form} input[name=game]") == "1"
+        page.fill("#token", TOKEN)
+        page.select_option(f"{form} select[name=winner]", "2")
+        page.fill(f"{form} input[name=points]", "2")
+        page.click(f"{form} button")
+        page.wait_for_selector("#result >> text=game 1: player 2 won 2 point(s); the score is 0-2")
+        page.wait_for_function("() => document.querySelector('#summary').textContent.includes('0 – 2')")
+        assert [(n["winner"], n["points"]) for n in referee.notes if n.get("type") == "result"] == [(2, 2)]
+
+
 def test_a_call_logged_in_silent_mode_shows_no_banner_and_is_listed_as_logged(server, page, feed):
     """RULES 7.3: in silent mode a watched game's call is only logged (gammoncam.watch.CallBook):
     no banner on the live page, the history and the referee page say it was logged."""

@@ -87,7 +87,7 @@ def test_silent_mode_players_and_what_the_watch_refuses(desk, tmp_path):
     assert desk.feed.state()["players"] == {"1": "Ana", "2": "Bea"}
     assert '[Player 1 "Ana"]' in transcript_text(desk.referee)
     assert desk.feed.state()["actions"] == ["acknowledge", "set_mode", "set_players", "calibrate", "amend_roll",
-                                           "correct_dice"]
+                                           "correct_dice", "state_result"]
     for action, body in (("undo", {}), ("correct", {"play": "8/5 6/5"}), ("new_game", {})):
         refused = act(client, action, **body)
         assert refused.status_code == 409 and "the record follows the board" in refused.get_json()["error"]
@@ -321,4 +321,69 @@ def test_a_foul_the_watch_missed_is_recorded_on_the_page_by_amending_its_roll(tm
     back = act(client, "amend_roll", game=1, turn=1, player=2, dice=[3, 2])
     assert back.get_json()["message"] == "game 1, turn 1: the roll is now 3-2 (was 6-4); call 1 overruled"
     assert feed.state()["calls"][0]["resolution"] == "overruled"
+    referee.close()
+
+
+def test_a_game_ended_unseen_gets_the_result_an_official_states_on_the_page(tmp_path):
+    """Game 1 of a 5 point match ended unseen (the board set up again); in game 2 dark doubled
+    and light took. The official states that dark won game 1 for 4 points: the score is 0-4, game
+    2 is the Crawford game (RULES 6.2), so the double is booked as a call of theirs, recorded,
+    its light dark (the game went on); a watch resumed on the log books it so again."""
+    from engine.match import Double, EndUnseen, NewGame, OpeningThrow, Played, Take
+    from engine.position import Position
+    from gammoncam.watch import CallBook
+
+    referee = Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=5))
+    feed, box = LiveFeed(empty_state()), Box()
+    desk = WatchDesk(referee, feed, box)
+    client = create_app(feed, token=TOKEN).test_client()
+    for event in (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), EndUnseen(),
+                  NewGame(), OpeningThrow(5, 2), Played(Position.start().apply("13/8 13/11")), Double(), Take()):
+        referee.submit(event)
+    assert act(client, "state_result", game=1, winner=3, points=4).status_code == 422
+    refused = act(client, "state_result", game=1, winner=2, points=5)
+    assert refused.status_code == 409 and "win player 2 the match" in refused.get_json()["error"]
+    answer = act(client, "state_result", game=1, winner=2, points=4)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["message"] == ("game 1: player 2 won 4 point(s); the score is 0-4; call 1 recorded: "
+                                            "No doubling in the Crawford game.")
+    (call,) = feed.state()["calls"]
+    assert (call["kind"], call["game"], call["turn"], call["player"], call["pending"], call["resolution"]) == \
+        ("illegal_double", 2, 1, 2, False, "recorded")
+    assert box.lit == [] and feed.state()["score"] == {"1": 0, "2": 4}
+    assert "Wins 4 point" in transcript_text(referee)
+    referee.close()
+    with Referee.open(tmp_path / "log.sqlite") as again:
+        assert CallBook.from_log(again).calls == desk.book.calls
+
+
+def test_the_result_of_the_game_on_hand_ends_it_and_the_tracker_lets_go_of_it(tmp_path):
+    """The players agreed a gammon resignation across the table and leave; the watch still holds
+    the game in progress. The official states it on the page: the tracker ends the game (what it
+    waited for goes with it), the score counts it and the transcript writes it."""
+    from types import SimpleNamespace
+
+    from engine.match import NewGame, OpeningThrow
+    from gammoncam.tracker import Tracker
+
+    referee = Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=5))
+    feed = LiveFeed(empty_state())
+    desk = WatchDesk(referee, feed)
+    client = create_app(feed, token=TOKEN).test_client()
+    heard = []
+    tracker = Tracker(referee, heard.append)
+    desk.watcher = SimpleNamespace(tracker=tracker, corners_given=None, observer=None, latest=None)
+    for event in (NewGame(), OpeningThrow(3, 1)):
+        referee.submit(event)
+    tracker.turn_path = [object()]  # something it waited for
+    answer = act(client, "state_result", game=1, winner=1, points=2)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["message"] == "game 1: player 1 won 2 point(s); the score is 2-0"
+    assert (referee.state.phase, referee.state.score, tracker.turn_path) == ("game_over", (2, 0), [])
+    assert heard[-1]["type"] == "game_end_unseen" and heard[-1]["stated_by"] == "Chief TD"
+    assert "Wins 2 point" in transcript_text(referee)
+    again = act(client, "state_result", game=1, winner=1, points=2)
+    assert again.status_code == 409 and "already has 2 point(s) to player 1" in again.get_json()["error"]
+    (note,) = [n for n in referee.notes if n.get("type") == "result"]
+    assert (note["seq"], note["winner"], note["points"], note["author"]) == (3, 1, 2, "Chief TD")
     referee.close()
