@@ -460,7 +460,11 @@ class Tracker:
         if self.held is not None and self.last_logp is not None:
             self._resolve_held(self.last_logp)
         if self.pending is not None and self.pending.unplayed and not self._dance_waiting():
-            self.pending = None  # no next throw to tell whether it counted: nothing to record, nor call
+            # no next throw to tell whether it counted: nothing to record, nor call, but a roll
+            # that could be played went unplayed, for the official to look at
+            p, self.pending = self.pending, None
+            self.note("unclear", what="the dice were picked up with nothing played, and no throw came after to tell "
+                                      "whether they counted", player=self.state.on_roll + 1, dice=list(p.dice), t=p.since)
         if self.pending is not None:
             self._commit_pending("the video ended")
         if self.state.phase == "doubled":
@@ -1544,12 +1548,11 @@ class Tracker:
             # cocked 6-4 read 0.53 flat was recorded as a dance, the 5-3 thrown again as a
             # throw in the wrong half). The next throw tells: the same player's is the throw
             # made again (:meth:`_throw`), the other player's ends the turn as it stands.
+            # No doubt for the official now: the next throw tells, with a call either way for a
+            # roll that could be played (a re-roll, or its play called ``too_few_dice``), and none
+            # for a dance (on 61 rendered games the 26 doubts noted here were 24 dances and two
+            # throws made again, whose re-roll was called 1-2 s later).
             self.pending = replace(pending, unplayed=True)
-            # A roll that leaves no play picked up is a dance, whether or not its dice surely
-            # counted: no doubt for the official (on 61 rendered games 24 of the 26 noted were dances).
-            if playable:
-                self.note("unclear", what="the dice were picked up with nothing played", player=state.on_roll + 1,
-                          dice=list(state.dice))
             return
         decision = self._decode(pending, logp)
         if decision.kind == "unclear":

@@ -539,9 +539,11 @@ def _cube_looks(seed: int):
         _look(position, rng, dice, half), value, location)
 
 
-def _tracked(tmp_path, looks, variant="backgammon", preset="money", joined_at=None, **options) -> tuple[list, object]:
-    """The events a tracker emits on ``looks``, and its referee (a money game unless told;
-    ``joined_at``: where the match stood when watching began, as ``watch --score`` gives it)."""
+def _tracked(tmp_path, looks, variant="backgammon", preset="money", joined_at=None, finish=False,
+             **options) -> tuple[list, object]:
+    """The events a tracker emits on ``looks`` (and as the video ends, with ``finish``), and its
+    referee (a money game unless told; ``joined_at``: where the match stood when watching began,
+    as ``watch --score`` gives it)."""
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
@@ -551,6 +553,8 @@ def _tracked(tmp_path, looks, variant="backgammon", preset="money", joined_at=No
     tracker = Tracker(referee, events.append, joined_at=joined_at or {})
     for t, obs in enumerate(looks):
         tracker.observe(obs, float(t))
+    if finish:
+        tracker.finish()
     return events, referee
 
 
@@ -1978,6 +1982,33 @@ def test_a_dance_from_dice_that_may_not_count_is_no_doubt(tmp_path, next_thrower
     else:
         assert [(e["type"], e["dice"], e.get("reason")) for e in events if e["type"] == "throw"] == [
             ("throw", [6, 5], None), ("throw", [6, 5], "invalid_throw"), ("throw", [4, 1], None)]
+
+
+@pytest.mark.parametrize("next_thrower", ["dark", "light", None])
+def test_a_roll_picked_up_unplayed_is_told_by_the_next_throw_not_by_a_doubt(tmp_path, next_thrower):
+    """Dark's 6-4, which may not count (read 0.7 likely to), is picked up with nothing played.
+    Thrown again by dark, it did not count: a re-roll (RULES 2.3); light throwing next ends dark's
+    turn as it stands, a roll that could be played left unplayed: called (RULES 3, too_few_dice).
+    Either way the call says it, and no doubt is noted beside it (vid 9973: a cocked 3-1 picked
+    up, the doubt noted 1.4 s before its re-roll was called). Only when no throw comes after (the
+    video ends) is it a doubt, at the moment the dice were picked up."""
+    rng = np.random.default_rng(5)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    thrown = _look(light_opened, rng, (6, 4), "left")
+    thrown.throw_valid = 0.7
+    after = {"dark": [_look(light_opened, rng, (5, 2), "left")], "light": [_look(light_opened, rng, (4, 1))],
+             None: []}[next_thrower]
+    head = [_look(start, rng), _look(start, rng, (3, 1)), _look(light_opened, rng, (3, 1)), _look(light_opened, rng)]
+    events, _ = _tracked(tmp_path, head + [thrown, _look(light_opened, rng)] + after, finish=True)
+    doubts = [(e["t"], e["what"]) for e in events if "what" in e]
+    calls = [(e["type"], e["player"], e["reason"]) for e in events if not e.get("accepted", True)]
+    if next_thrower is None:
+        assert doubts == [(5.0, "the dice were picked up with nothing played, and no throw came after to tell "
+                                "whether they counted")] and calls == []
+    else:
+        assert doubts == [] and calls == [("throw", 2, "invalid_throw") if next_thrower == "dark"
+                                          else ("play", 2, "too_few_dice")]
 
 
 def test_a_throw_seen_as_one_die_and_thrown_again_is_a_reroll(tmp_path):
