@@ -115,6 +115,12 @@ def test_a_log_whose_amendment_names_no_roll_is_refused_in_one_line(tmp_path, ca
     assert main(["export", str(log)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "names event 0" in err[0], err
+    with sqlite3.connect(log) as db:  # a result stated for a throw, which ended no game
+        db.execute("UPDATE notes SET note = ?", (json.dumps(
+            {"after": 6, "type": "result", "seq": 4, "game": 1, "winner": 2, "points": 1}),))
+    assert main(["export", str(log)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "event 4, which ended no game unseen" in err[0], err
 
 
 def test_a_call_on_a_roll_misread_is_withdrawn_by_the_amendment(tmp_path, capsys, dark_turn):
