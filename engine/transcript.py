@@ -571,10 +571,11 @@ def state_result(profile, events, game: int, winner: int, points: int) -> Amendm
                 raise AmendmentError(f"{where}: {points} point(s) win player {winner} the match, "
                                      f"but the record goes on after it ({len(events) - k - 1} event(s))")
             if (ruling_now.accepted, ruling_now.reason) != (ruling_was.accepted, ruling_was.reason):
-                if not ruling_was.accepted:
+                # the answer to a double called (or no longer called) goes with it, not on its own
+                answer = isinstance(after, (Take, Drop, Beaver, Raccoon))
+                if not ruling_was.accepted and not (answer and withdrawn and withdrawn[-1] == k - 1):
                     withdrawn.append(k)
-                answer_void = isinstance(after, (Take, Drop, Beaver, Raccoon)) and called and called[-1][0] == k - 1
-                if not ruling_now.accepted and not answer_void:  # a double called has no answer to call
+                if not ruling_now.accepted and not (answer and called and called[-1][0] == k - 1):
                     called.append((k, ruling_now))
             if (was.position, was.on_roll, was.dice, was.game) != (now.position, now.on_roll, now.dice, now.game):
                 raise AmendmentError(f"{where}: the record does not stand with that result (event {k + 1} "

@@ -644,13 +644,7 @@ class WatchDesk:
                                                    author, foul=params.get("foul", False))
                 except AmendmentError as exc:
                     raise ActionRejected(str(exc)) from None
-                overruled = self.book.overrule(note["withdrawn"], author)
-                recorded = self.book.record_calls(note)
-                self._publish(note)
-                for resolved in overruled:
-                    self._publish(resolved)
-                calls = f"; call {', '.join(str(r['call_id']) for r in overruled)} overruled" if overruled else ""
-                calls += "".join(f"; call {c['id']} recorded: {c['detail']}" for c in recorded)
+                calls = self._book_amendment(note, author)
                 now, was = "-".join(map(str, note["dice"])), "-".join(map(str, note["was"]))
                 where = f"game {note['game']}, turn {note['turn']}"
                 return {"message": f"{where}: the roll is now {now} (was {was}){calls}"}
@@ -682,16 +676,22 @@ class WatchDesk:
                                              (lambda event: tracker.end_game(event, stated_by=author)))
         except AmendmentError as exc:
             raise ActionRejected(str(exc)) from None
+        calls = self._book_amendment(note, author)
+        score = self.referee.state.score
+        return {"message": f"game {game}: player {winner} won {points} point(s); the score is {score[0]}-{score[1]}"
+                           f"{calls}"}
+
+    def _book_amendment(self, note: dict, author: str) -> str:
+        """The calls an official's amendment (``note``, as the referee keeps it) overrules closed and
+        those it makes booked, the note and the calls closed published; what it did to the calls,
+        for the page's message."""
         overruled = self.book.overrule(note["withdrawn"], author)
         recorded = self.book.record_calls(note)
         self._publish(note)
         for resolved in overruled:
             self._publish(resolved)
-        score = self.referee.state.score
-        message = f"game {game}: player {winner} won {points} point(s); the score is {score[0]}-{score[1]}"
-        message += "".join(f"; call {r['call_id']} overruled" for r in overruled)
-        message += "".join(f"; call {c['id']} recorded: {c['detail']}" for c in recorded)
-        return {"message": message}
+        return ("".join(f"; call {r['call_id']} overruled" for r in overruled)
+                + "".join(f"; call {c['id']} recorded: {c['detail']}" for c in recorded))
 
     def _correct_dice(self, player: int, dice, author: str) -> dict:
         """The throw being played showed ``dice`` (:meth:`gammoncam.tracker.Tracker.roll_given`),

@@ -139,13 +139,18 @@ def run_amend(args) -> int:
         raise UsageError(f"{args.log}: cannot write the amendment to the log ({exc})") from None
     finally:
         referee.close()
+    print(f"game {args.game}, turn {args.turn}, player {args.player}: {note['dice'][0]}-{note['dice'][1]} "
+          f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}{_calls_said(note)}")
+    return 0
+
+
+def _calls_said(note: dict) -> str:
+    """What an official's amendment (``note``, as the referee keeps it) did to the calls, as
+    ``amend`` and ``result`` print it: the events whose calls it withdrew, those it called."""
     seqs = note["withdrawn"]
     withdrawn = (f"; the call{'s' * (len(seqs) > 1)} on event{'s' * (len(seqs) > 1)} {', '.join(map(str, seqs))} "
                  "withdrawn" if seqs else "")
-    called = "".join(f"; event {c['seq']} called: {c['text']}" for c in note["called"])
-    print(f"game {args.game}, turn {args.turn}, player {args.player}: {note['dice'][0]}-{note['dice'][1]} "
-          f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}{withdrawn}{called}")
-    return 0
+    return withdrawn + "".join(f"; event {c['seq']} called: {c['text']}" for c in note["called"])
 
 
 def run_result(args) -> int:
@@ -162,13 +167,8 @@ def run_result(args) -> int:
     finally:
         referee.close()
     was = f" (was player {note['was'][0]}, {note['was'][1]} point(s))" if note["was"] else ""
-    seqs = note["withdrawn"]
-    withdrawn = (f"; the call{'s' * (len(seqs) > 1)} on event{'s' * (len(seqs) > 1)} {', '.join(map(str, seqs))} "
-                 "withdrawn" if seqs else "")
-    called = "".join(f"; game {c['game']}, turn {c['turn']}, player {c['player']} called: {c['text']}"
-                     for c in note["called"])
     print(f"game {args.game}: player {args.winner} won {args.points} point(s){was}, stated by {args.by}; "
-          f"the score is {score[0]}-{score[1]}{withdrawn}{called}")
+          f"the score is {score[0]}-{score[1]}{_calls_said(note)}")
     return 0
 
 

@@ -191,3 +191,23 @@ def test_a_result_stated_after_the_watch_is_exported_and_logged(tmp_path, capsys
     assert lines[3]["event"] == {"event": "end_unseen", "winner": None, "points": None}  # as seen
     assert [n["note"]["seq"] for n in lines if "note" in n] == [4, 7]
     assert lines[-2]["after"]["score"] == [1, 2]  # the game on hand ended with the result stated
+
+
+def test_a_result_stated_that_makes_a_double_illegal_says_so(tmp_path, capsys):
+    """RULES 6.2: dark's 4 points for game 1 (ended unseen) make game 2, where dark doubled and
+    light took, the Crawford game: the double is called and said so; stated again for 1 point, the
+    call is withdrawn."""
+    from engine.match import Double, EndUnseen, NewGame, OpeningThrow, Played, Take
+    from engine.position import Position
+
+    log = tmp_path / "log.sqlite"
+    with Referee.open(log, profile("tournament", match_length=5)) as ref:
+        for event in (NewGame(), OpeningThrow(3, 1), EndUnseen(), NewGame(), OpeningThrow(5, 2),
+                      Played(Position.start().apply("13/8 13/11")), Double(), Take()):
+            ref.submit(event)
+    assert main(["result", str(log), "--game", "1", "--winner", "2", "--points", "4", "--by", "TD"]) == 0
+    assert capsys.readouterr().out == ("game 1: player 2 won 4 point(s), stated by TD; the score is 0-4; "
+                                       "event 7 called: No doubling in the Crawford game.\n")
+    assert main(["result", str(log), "--game", "1", "--winner", "2", "--points", "1", "--by", "TD"]) == 0
+    assert capsys.readouterr().out == ("game 1: player 2 won 1 point(s) (was player 2, 4 point(s)), stated by TD; "
+                                       "the score is 0-1; the call on event 7 withdrawn\n")
