@@ -185,6 +185,9 @@ def doubt_of_dice(read: tuple, faces: tuple, px: float, foul: bool) -> dict:
     return info
 
 
+SET_UP_AGAIN = "the board was set up again before the game was seen to end"
+
+
 @dataclass
 class Tracker:
     """Turns settled observations into referee events.
@@ -464,7 +467,8 @@ class Tracker:
             # that could be played went unplayed, for the official to look at
             p, self.pending = self.pending, None
             self.note("unclear", what="the dice were picked up with nothing played, and no throw came after to tell "
-                                      "whether they counted", player=self.state.on_roll + 1, dice=list(p.dice), t=p.since)
+                                      "whether they counted", player=self.state.on_roll + 1, dice=list(p.dice),
+                      t=p.since)
         if self.pending is not None:
             self._commit_pending("the video ended")
         if self.state.phase == "doubled":
@@ -571,14 +575,15 @@ class Tracker:
         start = Position.start(self.state.variant)
         return self.state.position != start and self.state.before not in (start, start.swapped())
 
-    def _end_unseen(self, why: str = "the board was set up again before the game was seen to end") -> None:
+    def _end_unseen(self, why: str = SET_UP_AGAIN) -> None:
         """The game in progress ends with no result recorded, its end unseen: the board was set up
-        again (a resignation agreed at the table), or a game joined turned out not followed. The
-        official is asked for its result (a doubt), which the record then counts
+        again (a resignation agreed at the table), or the record lost the board or a game joined
+        turned out not followed (the game goes on, joined again). A game set up again is one that
+        ended: the official is asked for its result (a doubt), which the record then counts
         (:meth:`gammoncam.referee.Referee.state_result`)."""
-        self.end_game(EndUnseen(), inferred=why,
-                      what=f"the game's end was not seen ({why}): its result is not in the record, so the score "
-                           f"leaves it out; state it if the players agree it")
+        ended = {"what": "the board was set up again before the game was seen to end: its result is not in the "
+                         "record, so the score leaves it out; state it if the players agree it"}
+        self.end_game(EndUnseen(), inferred=why, **(ended if why == SET_UP_AGAIN else {}))
 
     def end_game(self, event: EndUnseen, **info):
         """End the game in progress with ``event``: unseen, or with the result an official states
