@@ -193,7 +193,7 @@ class DiceReading:
 
 
 def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
-              invalid: float = 0.1) -> DiceReading | None | str:
+              invalid: float = 0.1, plain: float = 0.95) -> DiceReading | None | str:
     """The dice at rest: a :class:`DiceReading` (``faces_sure`` False when a face is read less
     surely than ``sure``), None when there are none, "unsure" when not two dice are found.
 
@@ -202,8 +202,11 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     hide that the dice were picked up; a die read clearly counts however weakly it was found.
     A throw is taken as not counting (a re-roll is called) only when it counts with probability
     ``invalid`` at most and its dice lie where a throw cannot count (off the board, in two
-    halves); one that may or may not count (a die perhaps cocked, however surely) is read as
-    counting with ``valid_sure`` False, and its play or a clearer look decides.
+    halves), each found strongly or read plainly (a face at ``plain``): two faint finds read less
+    plainly are "unsure" (vid 9974 in a dim room: a long nardy head of dark checkers held two
+    finds at 0.15-0.19, read 2 at 0.72-0.9, from the set-up on; between two throws they were
+    called a re-roll). One that may or may not count (a die perhaps cocked, however surely) is
+    read as counting with ``valid_sure`` False, and its play or a clearer look decides.
     """
     dice = [d for d in obs.dice if float(np.max(d["faces"])) >= sure
             or (d.get("score", 1.0) >= present and d.get("on_board", True))]
@@ -220,6 +223,8 @@ def read_dice(obs: Observation, sure: float = 0.6, present: float = 0.2,
     places = tuple(tuple(d["uv"]) for d in dice if "uv" in d)
     faces = tuple(np.asarray(d["faces"], np.float64) for d in dice)
     valid = obs.throw_valid > invalid
+    if not valid and not all(d.get("score", 1.0) >= present or float(np.max(d["faces"])) >= plain for d in dice):
+        return "unsure"
     valid_sure = not invalid < obs.throw_valid < 0.5
     if not valid and half is not None and all(d.get("on_board", True) for d in dice):
         # Both dice on the board in one half: only a die read as cocked says the throw does not
