@@ -745,7 +745,7 @@ class MatchState:
             if event.winner not in (0, 1):
                 raise InvalidEventError(f"a game's winner is side 0 or 1, not {event.winner!r}")
             if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= most:
-                raise InvalidEventError(f"a game scores 1 to {most} points (a gammon or more at the cube's "
+                raise InvalidEventError(f"a game scores 1 to {most} points (the most a game wins at the cube's "
                                         f"limit), not {points!r}")
         if self.phase not in IN_GAME + ("opening",):
             return self, Ruling.call("no_game")
