@@ -124,24 +124,31 @@ def _open(path: str):
 
 
 def run_amend(args) -> int:
-    from engine.transcript import AmendmentError
-
     dice = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", args.dice)
     if dice is None:
         raise UsageError(f"--dice must be two dice such as 6-4, not {args.dice!r}")
-    referee = _open(args.log)
-    try:
-        note = referee.amend_roll(args.game, args.turn, args.player, (int(dice[1]), int(dice[2])), author=args.by,
-                                  foul=args.foul)
-    except AmendmentError as exc:
-        raise UsageError(str(exc)) from None
-    except sqlite3.Error as exc:  # a read-only file, a full disk
-        raise UsageError(f"{args.log}: cannot write the amendment to the log ({exc})") from None
-    finally:
-        referee.close()
+    note, _ = _amend_log(args.log, "amendment", lambda referee: referee.amend_roll(
+        args.game, args.turn, args.player, (int(dice[1]), int(dice[2])), author=args.by, foul=args.foul))
     print(f"game {args.game}, turn {args.turn}, player {args.player}: {note['dice'][0]}-{note['dice'][1]} "
           f"(was {note['was'][0]}-{note['was'][1]}), amended by {args.by}{_calls_said(note)}")
     return 0
+
+
+def _amend_log(path: str, what: str, amend) -> tuple[dict, tuple]:
+    """``amend(referee)`` on the referee log at ``path``: an official's word, which the referee
+    keeps there as a note; that note and the score after it. A word the record cannot take, or a
+    log it cannot be written to (read-only, a full disk), is one line."""
+    from engine.transcript import AmendmentError
+
+    referee = _open(path)
+    try:
+        return amend(referee), referee.state.score
+    except AmendmentError as exc:
+        raise UsageError(str(exc)) from None
+    except sqlite3.Error as exc:
+        raise UsageError(f"{path}: cannot write the {what} to the log ({exc})") from None
+    finally:
+        referee.close()
 
 
 def _calls_said(note: dict) -> str:
@@ -154,18 +161,8 @@ def _calls_said(note: dict) -> str:
 
 
 def run_result(args) -> int:
-    from engine.transcript import AmendmentError
-
-    referee = _open(args.log)
-    try:
-        note = referee.state_result(args.game, args.winner, args.points, author=args.by)
-        score = referee.state.score
-    except AmendmentError as exc:
-        raise UsageError(str(exc)) from None
-    except sqlite3.Error as exc:  # a read-only file, a full disk
-        raise UsageError(f"{args.log}: cannot write the result to the log ({exc})") from None
-    finally:
-        referee.close()
+    note, score = _amend_log(args.log, "result", lambda referee: referee.state_result(
+        args.game, args.winner, args.points, author=args.by))
     was = f" (was player {note['was'][0]}, {note['was'][1]} point(s))" if note["was"] else ""
     print(f"game {args.game}: player {args.winner} won {args.points} point(s){was}, stated by {args.by}; "
           f"the score is {score[0]}-{score[1]}{_calls_said(note)}")
