@@ -123,6 +123,9 @@ class Referee:
         except ReplayError as exc:
             db.close()
             raise LogError(f"{path}: event {exc.seq} cannot be read ({exc})") from None
+        except IndexError as exc:  # a result stated, by its note, before the event it names was logged
+            db.close()
+            raise LogError(f"{path}: a note cannot be read ({exc})") from None
         referee.events, referee.rulings = events, [ruling for ruling, _ in judged]
         if mode is None:
             referee.mode = next((n["mode"] for n in reversed(referee.notes) if n.get("type") == "mode"

@@ -121,6 +121,18 @@ def test_a_log_whose_amendment_names_no_roll_is_refused_in_one_line(tmp_path, ca
     assert main(["export", str(log)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "event 4, which ended no game unseen" in err[0], err
+    from engine.match import EndUnseen, NewGame, OpeningThrow
+
+    ended = tmp_path / "ended.sqlite"  # a result noted before the game's end it names was logged
+    with Referee.open(ended, profile("tournament", match_length=3)) as ref:
+        for event in (NewGame(), OpeningThrow(3, 1), EndUnseen(), NewGame()):
+            ref.submit(event)
+    with sqlite3.connect(ended) as db:
+        db.execute("INSERT INTO notes(note) VALUES (?)", (json.dumps(
+            {"after": 1, "type": "result", "seq": 3, "game": 1, "winner": 2, "points": 1}),))
+    assert main(["export", str(ended)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "a note cannot be read" in err[0] and "names event 3" in err[0], err
 
 
 def test_a_call_on_a_roll_misread_is_withdrawn_by_the_amendment(tmp_path, capsys, dark_turn):

@@ -84,14 +84,14 @@
       }
       if (d.type === "game_end_unseen") {
         // a game whose end the record did not see: its result may be stated (the form names the game)
-        const state = GC.make("button", "amend-doubt", "state result…");
-        state.type = "button";
-        state.addEventListener("click", () => {
+        const stateResult = GC.make("button", "amend-doubt", "state result…");
+        stateResult.type = "button";
+        stateResult.addEventListener("click", () => {
           const form = document.querySelector("form[data-action=state_result]");
           form.elements.game.value = d.game;
           form.elements.points.focus();
         });
-        item.append(" ", state);
+        item.append(" ", stateResult);
       } else if (d.turn != null && d.player) {
         // the roll recorded there can be amended (the form refuses a roll its play does not fit)
         const amend = GC.make("button", "amend-doubt", "amend roll…");
