@@ -589,6 +589,7 @@ class Tracker:
         """End the game in progress with ``event``: unseen, or with the result an official states
         (the referee page, ``state_result``); the referee's ruling. What waited for the game (a play
         unclear, a throw held) goes with it; the board set up again starts the next."""
+        self.state.apply(event)  # an event the match cannot take is refused before anything is let go
         self.pending = self.held = self.unseen = self.dice_seen = self.last_look = self.left_unplayed = None
         self.offered_with_throw = False
         self.glimpses, self.turn_path, self.joined = [], [], False

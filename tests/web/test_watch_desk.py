@@ -376,6 +376,9 @@ def test_the_result_of_the_game_on_hand_ends_it_and_the_tracker_lets_go_of_it(tm
     for event in (NewGame(), OpeningThrow(3, 1)):
         referee.submit(event)
     tracker.turn_path = [object()]  # something it waited for
+    too_many = act(client, "state_result", game=1, winner=1, points=200)  # the cube stops at 64: 192 at most
+    assert too_many.status_code == 409 and "a game scores 1 to 192 points" in too_many.get_json()["error"]
+    assert len(tracker.turn_path) == 1 and referee.state.phase == "moving"  # refused before anything was let go
     answer = act(client, "state_result", game=1, winner=1, points=2)
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["message"] == "game 1: player 1 won 2 point(s); the score is 2-0"
