@@ -401,8 +401,12 @@ class Tracker:
         if dice is None and self.last_look is not None:
             self.left_unplayed, self.last_look = self.last_look, None
         if (dice is None and self.left_unplayed is not None and self.state.phase in ("turn", "played")
-                and self._board_moved(logp)):
-            self.left_unplayed = None  # played after all (judged with no dice over the checkers)
+                and self.left_unplayed.thrower in (None, COLOUR[self._due()[0]]) and self._board_moved(logp)):
+            # played after all (judged with no dice over the checkers); a glimpse of the other
+            # player's dice is not told by the board, which moved with the due player's turn unseen
+            # (vid 9978 in a dim room: light's die alone, the other off the board, was dropped so,
+            # and its re-roll went uncalled)
+            self.left_unplayed = None
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
             self.dice_seen = self._taken_as_counting(seen.seen_again(dice), logp)

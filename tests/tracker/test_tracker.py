@@ -2025,6 +2025,35 @@ def test_a_roll_picked_up_unplayed_is_told_by_the_next_throw_not_by_a_doubt(tmp_
                                           else ("play", 2, "too_few_dice")]
 
 
+def test_a_throw_seen_as_one_die_after_a_turn_unseen_and_thrown_again_is_a_reroll(tmp_path):
+    """RULES 2.3: dark's 4-2 is seen as one die only (the other unfound) and played 13/9 13/11,
+    so dark's turn is read off the board; light's next throw comes to rest with one die on the
+    board (the other off it, unfound), is picked up with nothing played and thrown again: a
+    re-roll, at its turn. Light's die alone was kept as played after all, since the board had
+    moved from before dark's turn, which was dark's play, not light's (vid 9978 in a dim room)."""
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/9 13/11").swapped()
+    rng = np.random.default_rng(21)
+
+    def one_die(position, face, uv, half):
+        obs = _look(position, rng)
+        obs.dice = [{"faces": honest(np.eye(6)[face - 1]), "flat": 1.0, "score": 0.7, "uv": uv, "on_board": True,
+                     "half": half}]
+        obs.throw_valid = 0.0
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        _look(start, rng), _look(start, rng, (3, 1)), _look(light_opened, rng, (3, 1)), _look(light_opened, rng),
+        one_die(light_opened, 4, [0.2, 0.3], "left"), one_die(dark_played, 4, [0.2, 0.3], "left"),
+        _look(dark_played, rng), one_die(dark_played, 5, [0.8, 0.2], "right"), _look(dark_played, rng),
+        _look(dark_played, rng, (6, 4))])
+    throws = [(e["player"], e["dice"], e.get("reason"), e.get("inferred")) for e in events if e["type"] == "throw"]
+    assert throws == [(2, [4, 2], None, "the throw was not seen"), (1, [5], "invalid_throw", None),
+                      (1, [6, 4], None, None)]
+    assert referee.state.on_roll == 0 and referee.state.dice == (6, 4)
+
+
 def test_a_throw_seen_as_one_die_and_thrown_again_is_a_reroll(tmp_path):
     """RULES 2.3: dark's throw comes to rest with one die found (the other, cocked against a
     checker, unfound), is picked up with nothing played and thrown again by dark: a re-roll
