@@ -66,16 +66,22 @@ class Referee:
         self.rulings: list[Ruling] = []
         self.notes: list[dict] = []  # each with "after": how many events came before it
         self._db: sqlite3.Connection | None = None
+        self._held = None  # the log's writer lock (:func:`_hold_for_writing`)
         self._writing = threading.Lock()  # one thread at a time writes to the log
 
     # --- the log ----------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | os.PathLike, profile: Profile | None = None, *,
-             mode: str | None = None, listeners: Iterable[CallListener] = ()) -> "Referee":
+             mode: str | None = None, listeners: Iterable[CallListener] = (), write: bool = True) -> "Referee":
         """A session logged to ``path``: a new log (``profile`` required), or the session an
         existing log holds, rebuilt by replaying its events (``profile``, if given, must be
         the one it was started with). ``mode``: monitor or silent; by default as an official
-        last set it (a ``mode`` note), else monitor."""
+        last set it (a ``mode`` note), else monitor.
+
+        One session at a time writes a log (:func:`_hold_for_writing`): a second writer would
+        number its events over the first's, and neither would know what the other recorded.
+        ``write=False`` reads the log as it stands, a writer or none, into a session that writes
+        nothing (to export a record while a watch goes on writing it)."""
         path = os.fspath(path)
         exists = os.path.exists(path) and os.path.getsize(path) > 0
         if exists:
@@ -84,8 +90,25 @@ class Referee:
                 raise LogError(f"{path}: the log was started with profile {stored.name!r} "
                                f"({_differences(stored, profile)}), not this one")
             profile = stored
-        elif profile is None:
+        elif profile is None or not write:
             raise LogError(f"{path}: no log there to resume; a new one needs a profile")
+        held = _hold_for_writing(path) if write else None
+        try:
+            referee = cls._load(path, profile, exists, mode)
+        except BaseException:
+            if held is not None:
+                held.close()
+            raise
+        if not write:
+            referee.close()
+        referee._held = held
+        referee.listeners = list(listeners)
+        return referee
+
+    @classmethod
+    def _load(cls, path: str, profile: Profile, exists: bool, mode: str | None) -> "Referee":
+        """The session the log at ``path`` holds (a new log made first if it does not ``exist``),
+        with the connection it goes on writing through."""
         db = None
         try:
             if not exists:
@@ -131,13 +154,15 @@ class Referee:
             referee.mode = next((n["mode"] for n in reversed(referee.notes) if n.get("type") == "mode"
                                  and n.get("mode") in MODES), "monitor")
         referee._db = db
-        referee.listeners = list(listeners)
         return referee
 
     def close(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
+        if self._held is not None:  # after the connection: the log is another writer's only once ours is shut
+            self._held.close()
+            self._held = None
 
     def __enter__(self):
         return self
@@ -388,6 +413,41 @@ def last_turn(transcript) -> int:
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 NOTES_TABLE = "CREATE TABLE IF NOT EXISTS notes(id INTEGER PRIMARY KEY, note TEXT NOT NULL)"
+
+
+def _hold_for_writing(path: str):
+    """The writer's lock on the log at ``path``: the file ``PATH.lock``, held open and locked
+    while this session may write the log. The system lets go of it when the process ends,
+    however it ends, so a watch killed leaves no lock behind; the file itself stays (removing it
+    while another waits on it would let two writers in). :class:`LogError`, naming the holder,
+    when another session holds it."""
+    try:
+        handle = open(path + ".lock", "a+")
+    except OSError as exc:
+        raise LogError(f"{path}: cannot open the log there ({exc.strerror})") from None
+    try:
+        handle.seek(0)
+        if os.name == "nt":  # pragma: no cover - the tests run on Linux
+            import msvcrt
+
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            holder = handle.read().strip()
+        except OSError:
+            holder = ""
+        handle.close()
+        raise LogError(f"{path}: {holder or 'another program'} is writing this log; an official's word goes "
+                       "on that watch's referee page (or here once it has stopped), and "
+                       "`gammoncam export` reads the log meanwhile") from None
+    handle.truncate(0)
+    handle.write(f"gammoncam (process {os.getpid()})")
+    handle.flush()
+    return handle
 
 
 def _create_log(path: str, profile: Profile) -> None:

@@ -20,6 +20,7 @@ back: ``board_lost``, then ``board_back``.
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import threading
 import time
@@ -617,7 +618,17 @@ class WatchDesk:
             self._publish(event, resolved)
 
     def act(self, action: str, params: dict, author: str) -> dict:
-        """A referee action from the page (validated there); ActionRejected if refused."""
+        """A referee action from the page (validated there); ActionRejected if refused, or if the
+        log cannot be written (a full disk: HTTP 503, the action not kept)."""
+        from web_ui.feed import ActionRejected
+
+        try:
+            return self._act(action, params, author)
+        except sqlite3.Error as exc:
+            raise ActionRejected(f"the referee log cannot be written ({exc}): {action.replace('_', ' ')} is not "
+                                 "kept", status=503) from None
+
+    def _act(self, action: str, params: dict, author: str) -> dict:
         from web_ui.feed import ActionRejected
 
         if action not in self.ACTIONS:

@@ -112,13 +112,15 @@ def event_records(referee) -> list[dict]:
     return out
 
 
-def _open(path: str):
+def _open(path: str, write: bool):
+    """The session the referee log at ``path`` holds; ``write``: to add an official's word to
+    it (refused while a watch writes it), else to read it as it stands."""
     from gammoncam.referee import LogError, Referee
 
     if not os.path.isfile(path):
         raise UsageError(f"{path}: no such file")
     try:
-        return Referee.open(path)
+        return Referee.open(path, write=write)
     except LogError as exc:
         raise UsageError(str(exc)) from None
 
@@ -140,7 +142,7 @@ def _amend_log(path: str, what: str, amend) -> tuple[dict, tuple]:
     log it cannot be written to (read-only, a full disk), is one line."""
     from engine.transcript import AmendmentError
 
-    referee = _open(path)
+    referee = _open(path, write=True)
     try:
         return amend(referee), referee.state.score
     except AmendmentError as exc:
@@ -172,7 +174,7 @@ def run_result(args) -> int:
 def run(args) -> int:
     from gammoncam.watch import transcript_text
 
-    referee = _open(args.log)
+    referee = _open(args.log, write=False)
     try:
         if args.format == "mat":
             text = transcript_text(referee)

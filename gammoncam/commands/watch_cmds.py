@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 import threading
 import time
@@ -267,6 +268,11 @@ def watch(args, source_name, video: str | None, *, feed=None, pace: float = 0.0)
             except SourceError as exc:
                 print(f"gammoncam watch: {exc}; the referee log ({log}) and the transcript so far are kept",
                       file=sys.stderr)
+                code = 2
+                stats = watcher.stats
+            except sqlite3.Error as exc:  # a full disk, another program locking the file: what is logged stays
+                print(f"gammoncam watch: the referee log {log} cannot be written ({exc}), so the watch stops; "
+                      f"the {len(referee.events)} event(s) logged before are kept", file=sys.stderr)
                 code = 2
                 stats = watcher.stats
         if args.stats:

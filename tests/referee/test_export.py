@@ -81,6 +81,26 @@ def test_a_roll_amended_after_the_watch_is_exported_amended_and_logged(tmp_path,
     assert lines[3]["seq"] == 4  # the note names the event by the number the export gives it
 
 
+def test_a_log_a_watch_writes_is_exported_but_not_amended_behind_its_back(tmp_path, capsys, dark_turn):
+    """While a watch holds the log, an amendment or a result from the command line would go
+    unseen by the watch, and an event it logged could take the number the watch's next one
+    needs: both are refused in one line pointing to the watch's page; the record exports as it
+    stands. Once the watch has stopped, the amendment is taken."""
+    log = tmp_path / "log.sqlite"
+    amend = ["amend", str(log), "--game", "1", "--turn", "1", "--player", "2", "--dice", "3-2"]
+    with Referee.open(log, profile("tournament", match_length=3)) as watching:
+        dark_turn(watching, (4, 1), "13/8")
+        for words in (amend, ["result", str(log), "--game", "1", "--winner", "1", "--points", "1"]):
+            assert main(words) == 2
+            err = capsys.readouterr().err.strip().splitlines()
+            assert len(err) == 1 and "is writing this log" in err[0] and "referee page" in err[0], err
+        assert main(["export", str(log)]) == 0
+        assert "32: 13/8" not in capsys.readouterr().out  # nothing amended
+        assert watching.notes == [] and len(watching.events) == 6
+    assert main(amend) == 0
+    assert "3-2 (was 4-1)" in capsys.readouterr().out
+
+
 def test_an_amendment_refused_is_one_line_and_changes_nothing(tmp_path, capsys, dark_turn):
     log = tmp_path / "log.sqlite"
     with Referee.open(log, profile("tournament", match_length=3)) as ref:

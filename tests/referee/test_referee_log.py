@@ -41,6 +41,15 @@ def corpus_session(name: str = "match10013413.txt", *, calls: bool = True):
     return profile, referee
 
 
+def _events_file(path: Path, profile, events) -> Path:
+    """The JSON-lines file session_driver.py submits from: the profile, then the events."""
+    with open(path, "w") as f:
+        f.write(json.dumps(profile.to_json()) + "\n")
+        for event in events:
+            f.write(json.dumps(event_to_json(event)) + "\n")
+    return path
+
+
 def snapshot(referee: Referee):
     return ([r.to_json() for r in referee.rulings], referee.state.to_json())
 
@@ -91,11 +100,7 @@ def test_kill_9_at_random_instants_then_restart(tmp_path):
     uninterrupted run gives, state and verdicts alike."""
     profile, reference = corpus_session("match9102134.txt")  # 1,378 events
     assert len(reference.calls) > 20
-    events = tmp_path / "events.jsonl"
-    with open(events, "w") as f:
-        f.write(json.dumps(profile.to_json()) + "\n")
-        for event in reference.events:
-            f.write(json.dumps(event_to_json(event)) + "\n")
+    events = _events_file(tmp_path / "events.jsonl", profile, reference.events)
     log = tmp_path / "match.gcref"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     rng = random.Random(4)
@@ -124,6 +129,54 @@ def test_kill_9_at_random_instants_then_restart(tmp_path):
     with Referee.open(log) as restarted:
         assert len(restarted.events) == len(reference.events)
         assert snapshot(restarted) == snapshot(reference)
+
+
+def test_one_session_at_a_time_writes_a_log_and_a_reader_reads_it_as_it_stands(tmp_path):
+    """A second writer would number its events over the first's (RULES 7.3: the log is what
+    officials trust): opening a log another session writes is refused in one line naming the
+    writer; reading it (``write=False``, as export does) is not, and writes nothing; once the
+    writer closes, the log is the next one's."""
+    profile, reference = corpus_session(calls=False)
+    log = tmp_path / "match.gcref"
+    with Referee.open(log, profile) as writer:
+        for event in reference.events[:3]:
+            writer.submit(event)
+        for second in (lambda: Referee.open(log), lambda: Referee.open(log, profile)):
+            with pytest.raises(LogError) as caught:
+                second()
+            message = str(caught.value)
+            assert f"process {os.getpid()}" in message and "referee page" in message and "\n" not in message
+        reader = Referee.open(log, write=False)
+        assert reader.events == reference.events[:3] and snapshot(reader) == snapshot(writer)
+        reader.submit(reference.events[3])  # in the reader's memory only
+        reader.note({"what": "a reader's note"})
+        writer.submit(reference.events[3])
+    with Referee.open(log) as after:
+        assert after.events == reference.events[:4] and after.notes == []
+    with pytest.raises(LogError, match="no log there"):
+        Referee.open(tmp_path / "none.gcref", profile, write=False)
+    assert not (tmp_path / "none.gcref").exists()
+
+
+def test_a_writer_killed_leaves_the_log_to_the_next(tmp_path):
+    """The writer's lock goes with its process, however it ends: a watch killed with SIGKILL
+    while it holds the log is no reason to refuse the watch started again."""
+    profile, reference = corpus_session(calls=False)
+    events = _events_file(tmp_path / "events.jsonl", profile, reference.events[:5])
+    log = tmp_path / "match.gcref"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, str(DRIVER), str(log), str(events), "--hold"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        assert proc.stdout.readline() == b"open 0\n"
+        with pytest.raises(LogError, match=f"process {proc.pid}"):
+            Referee.open(log)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+    with Referee.open(log) as again:
+        assert again.events == []
+        again.submit(reference.events[0])
 
 
 def test_a_file_that_is_not_a_log_is_refused_and_left_alone(tmp_path):

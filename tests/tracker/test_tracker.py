@@ -240,6 +240,44 @@ def test_a_source_that_vanishes_exits_2_and_keeps_the_log(tmp_path, monkeypatch,
         assert ref.state.game == 1 and len(ref.events) >= 3
 
 
+def test_a_log_that_cannot_be_written_stops_the_watch_in_one_line_and_keeps_what_it_logged(
+        tmp_path, monkeypatch, capsys):
+    """Another program takes the log's write lock mid-game (an SQLite browser left in a
+    transaction; a full disk reads the same to the watch): the event that cannot be logged is
+    not acted on, the watch stops with one line and exit 2, and the log and the transcript keep
+    every event logged before."""
+    import sqlite3
+
+    from gammoncam import frames
+    from gammoncam.referee import Referee
+
+    log, out = tmp_path / "log.sqlite", tmp_path / "seen.mat"
+    real_iter = frames.FrameSource.__iter__
+    other = []
+
+    def locked_at_300(self):
+        for frame in real_iter(self):
+            if frame.index == 300:
+                other.append(sqlite3.connect(log, isolation_level=None))
+                other[0].execute("BEGIN IMMEDIATE")
+            yield frame
+
+    monkeypatch.setattr(frames.FrameSource, "__iter__", locked_at_300)
+    try:
+        code = main(["watch", "--video", str(CLIP), "--truth", str(DATA / "clip_truth.jsonl"), "--corners-file",
+                     str(DATA / "stage.json"), "--match", "3", "--log", str(log), "--transcript-out", str(out)])
+    finally:
+        other[0].rollback()
+        other[0].close()
+    assert code == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if "cannot be written" in line]
+    assert len(err) == 1 and "database is locked" in err[0] and "the watch stops" in err[0], err
+    with Referee.open(log) as ref:
+        logged = len(ref.events)
+        assert ref.state.game == 1 and logged >= 3 and f"the {logged} event(s) logged before are kept" in err[0]
+    assert "51: 24/23 13/8" in out.read_text()
+
+
 def test_the_referee_log_defaults_to_the_users_data_directory(tmp_path, monkeypatch, capsys):
     """Without --log the session is logged under $XDG_DATA_HOME/gammoncam/logs (a record kept
     in the temporary directory would not outlive a reboot); a data directory that cannot be

@@ -99,6 +99,28 @@ def test_silent_mode_players_and_what_the_watch_refuses(desk, tmp_path):
         assert again.mode == "silent"  # a watch resumed on this log stays silent
 
 
+def test_an_action_the_log_cannot_keep_is_refused_with_503_and_changes_nothing(desk, tmp_path):
+    """Another program holds the log's write lock (a full disk reads the same): the players'
+    names are refused, not kept in memory only, and taken once the log can be written again."""
+    import sqlite3
+
+    desk, client, _ = desk
+    other = sqlite3.connect(tmp_path / "log.sqlite", isolation_level=None, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    desk.referee._db.execute("PRAGMA busy_timeout=0")  # refused at once, not after the usual 5 s
+    try:
+        refused = act(client, "set_players", player1="Ana", player2="Bea")
+    finally:
+        other.rollback()
+        other.close()
+    assert refused.status_code == 503
+    assert refused.get_json()["error"] == ("the referee log cannot be written (database is locked): "
+                                           "set players is not kept")
+    assert desk.referee.players == ("Light", "Dark") and desk.feed.state()["players"] != {"1": "Ana", "2": "Bea"}
+    assert act(client, "set_players", player1="Ana", player2="Bea").status_code == 200
+    assert desk.referee.players == ("Ana", "Bea")
+
+
 def test_corners_given_on_the_calibration_page_are_read_from_the_next_frame(desk):
     """The calibration page shows the latest frame and takes the corners dragged on it; the
     watch reads the board there from the next frame and calibrates it again."""
