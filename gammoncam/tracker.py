@@ -521,19 +521,23 @@ class Tracker:
 
     # -- games ----------------------------------------------------------------------------
     def _at_start(self, logp: np.ndarray) -> bool:
-        """Whether the board shows the starting position. Measured also against the likeliest
-        reading with every checker on the board, none borne off (a side bears off only with all
-        its checkers home, RULES 3.6, and the heads are not): a long nardy head of fifteen seen
-        steeply, read as 11 with the four others taken for borne off, is the start all the same
-        (vid 9921: the opening never seen, the game joined at its twentieth turn)."""
-        start = Position.start(self.state.variant)
-        return (self._shows(start, "light", logp)
-                or counted_margin(start, "light", logp, explained(start, "light", logp, self.last_mixed), 0)
-                <= self.thresholds.legal)
+        """Whether the board shows the starting position (:meth:`_shows`: a long nardy head of
+        fifteen seen steeply, read as 11 with the four others taken for borne off, is the start
+        all the same; vid 9921: the opening never seen, the game joined at its twentieth turn)."""
+        return self._shows(Position.start(self.state.variant), "light", logp)
 
     def _shows(self, position: Position, mover: str, logp: np.ndarray) -> bool:
-        """Whether the board on view is ``position`` (seen from ``mover``), as surely as a legal play."""
-        return self._margin(position, mover, logp) <= self.thresholds.legal
+        """Whether the board on view is ``position`` (seen from ``mover``), as surely as a legal
+        play (:func:`gammoncam.decoding.decode`): against the free reading, or against the
+        likeliest reading with as many checkers of each side on the board as ``position`` has
+        (:func:`~gammoncam.decoding.counted_margin`), so that a checker hidden or a tall stack
+        read short does not make the board another (vid 9981: light's throw with a die cocked,
+        picked up unplayed, was taken for a dance of a roll read less likely, since light's three
+        checkers on the bar, read as none, put the board 3.9 nats from the one before the throw)."""
+        if self._margin(position, mover, logp) <= self.thresholds.legal:
+            return True
+        explaining = explained(position, mover, logp, self.last_mixed)
+        return counted_margin(position, mover, logp, explaining, 0) <= self.thresholds.legal
 
     def _face_checked(self, cube: tuple | None) -> tuple | None:
         """``cube`` as read, or None at the first settle that reads a cube gone to a player's

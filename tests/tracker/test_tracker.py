@@ -3765,3 +3765,33 @@ def test_a_play_recorded_for_a_roll_read_less_likely_leaves_the_record_in_doubt(
                              _look(light_played.swapped().apply("8/5 6/5").swapped(), rng)], len(looks) + 2):
         tracker.observe(obs, float(t))
     assert tracker.in_sync and all(r.accepted for r in referee.rulings)
+
+
+def test_a_throw_perhaps_cocked_picked_up_unplayed_with_the_bar_read_empty_is_a_reroll(tmp_path):
+    """RULES 2.3: light, on the bar, throws 6-2 with a die perhaps cocked (read 0.3 likely to
+    count) and picks it up unplayed; thrown again, 5-3 enters. Light's checker on the bar is read
+    as none all the while (hidden from the camera), so the board is the one before the throw only
+    with the checkers counted, as a legal play is (:func:`gammoncam.decoding.counted_margin`).
+    Taken for a board moved, the 6-2 was recorded as a dance of a roll read less likely (6-1) and
+    the throw made again as the next turn's (vid 9981: a cocked 1 of a 6-1 read 6-2)."""
+    rng = np.random.default_rng(46)
+    look = lambda position, dice=(), half="right", valid=1.0: _look(position, rng, dice, half, valid)
+
+    def bar_unseen(position):
+        board = position.board.copy()
+        board[24] = 0  # light's bar
+        return Position.from_board(board, position.variant)
+
+    start = Position.start()
+    light_played = start.apply("24/18 13/9")
+    hit = light_played.swapped().apply("13/11 8/7*").swapped()
+    entered = hit.apply("bar/20 24/21")
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (6, 4)), look(light_played, (6, 4)), look(light_played),
+        look(light_played, (2, 1), "left"), look(bar_unseen(hit), (2, 1), "left"), look(bar_unseen(hit)),
+        look(bar_unseen(hit), (6, 2), valid=0.3), look(bar_unseen(hit)),
+        look(bar_unseen(hit), (5, 3)), look(entered, (5, 3)), look(entered)])
+    throws = [(e["dice"], e["player"], e.get("kind")) for e in events if e["type"] == "throw"]
+    assert throws == [([2, 1], 2, None), ([6, 2], 1, "reroll"), ([5, 3], 1, None)]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["24/18 13/9", "13/11 8/7*", "bar/20 24/21"]
+    assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
