@@ -238,6 +238,24 @@ def within_reach(before: Position, dice: tuple) -> bool:
     return bool(before.board[0:reach].any())
 
 
+MOST_PIPS = 24  # a turn's most: four sixes
+
+
+def may_bear_off(position: Position) -> bool:
+    """Whether the mover could take a checker off the board in the turn ``position`` starts
+    (RULES 3.6): the pips that bring every checker of theirs home are fewer than a turn's most.
+    Counted in pips, not dice, so a turn that cannot is never said to.
+
+    >>> may_bear_off(Position.start()), may_bear_off(Position.start().swapped().apply("24/18 24/18 13/7 13/7").swapped())
+    (False, False)
+    >>> home = Position.from_board(np.r_[[3, 3, 3, 3, 0, 2, 1], np.zeros(18, int), Position.start().board[25:]])
+    >>> may_bear_off(home)  # the last checker on the 7, one pip from home
+    True
+    """
+    outside = position.board[6:25]  # points 7..24 and the bar (point 25): 1..19 pips from home
+    return int((outside * np.arange(1, 20)).sum()) < MOST_PIPS
+
+
 def _surely_none(logp: np.ndarray, free: np.ndarray, classes: np.ndarray, k: int, thresholds: Thresholds) -> bool:
     """Whether the locations read with confidence rule out every legal play (``classes``, the
     best ``k``) by a call's margin: the best legal play differs from the reading only where it is

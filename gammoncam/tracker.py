@@ -66,9 +66,9 @@ import numpy as np
 from engine.match import (Beaver, DiceCorrected, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame,
                           OpeningThrow, Played, Take, Throw)
 from engine.position import Position
-from gammoncam.decoding import (Decision, Thresholds, counted_margin, danced_between, decode, expected_classes,
-                                explained, free_reading, log_probs, mixed_stack_play, mover_reached,
-                                opponent_played, passes_through, shared_point_play)
+from gammoncam.decoding import (MOST_BORNE_OFF, Decision, Thresholds, counted_margin, danced_between, decode,
+                                expected_classes, explained, free_reading, log_probs, may_bear_off, mixed_stack_play,
+                                mover_reached, opponent_played, passes_through, shared_point_play)
 from gammoncam.readings import (CHANCE, LEGIBLE_PX, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading,
                                 cube_place, face_left, lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
@@ -529,15 +529,19 @@ class Tracker:
     def _shows(self, position: Position, mover: str, logp: np.ndarray) -> bool:
         """Whether the board on view is ``position`` (seen from ``mover``), as surely as a legal
         play (:func:`gammoncam.decoding.decode`): against the free reading, or against the
-        likeliest reading with as many checkers of each side on the board as ``position`` has
-        (:func:`~gammoncam.decoding.counted_margin`), so that a checker hidden or a tall stack
-        read short does not make the board another (vid 9981: light's throw with a die cocked,
-        picked up unplayed, was taken for a dance of a roll read less likely, since light's three
-        checkers on the bar, read as none, put the board 3.9 nats from the one before the throw)."""
+        likeliest reading with the checkers counted (:func:`~gammoncam.decoding.counted_margin`),
+        so that a checker hidden or a tall stack read short does not make the board another (vid
+        9981: light's throw with a die cocked, picked up unplayed, was taken for a dance of a roll
+        read less likely, since light's three checkers on the bar, read as none, put the board 3.9
+        nats from the one before the throw). The mover's are counted as many as ``position`` has
+        only where none can have been borne off since (:func:`~gammoncam.decoding.may_bear_off`):
+        a bear-off made is fewer checkers (vids 9912, 9924, 9930, 9960: with the mover's counted
+        as before, each game's last bear-off was taken for nothing played)."""
         if self._margin(position, mover, logp) <= self.thresholds.legal:
             return True
         explaining = explained(position, mover, logp, self.last_mixed)
-        return counted_margin(position, mover, logp, explaining, 0) <= self.thresholds.legal
+        borne_off = MOST_BORNE_OFF if may_bear_off(position) else 0
+        return counted_margin(position, mover, logp, explaining, borne_off) <= self.thresholds.legal
 
     def _face_checked(self, cube: tuple | None) -> tuple | None:
         """``cube`` as read, or None at the first settle that reads a cube gone to a player's

@@ -3795,3 +3795,31 @@ def test_a_throw_perhaps_cocked_picked_up_unplayed_with_the_bar_read_empty_is_a_
     assert throws == [([2, 1], 2, None), ([6, 2], 1, "reroll"), ([5, 3], 1, None)]
     assert [e["play"] for e in events if e["type"] == "play"] == ["24/18 13/9", "13/11 8/7*", "bar/20 24/21"]
     assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
+
+
+def test_a_last_bear_off_read_unsurely_is_a_play_not_nothing_played(tmp_path):
+    """RULES 3.6: light, all home, bears off 2/off 1/off with a 2-1 and picks the dice up as
+    the video ends. The two points the checkers left are read unsurely (0.7 as played, 0.3 as
+    before). With light's checkers counted as many as before the throw, the board before it
+    would be as likely as a legal play, and the bear-off taken for nothing played (vids 9912,
+    9924, 9930, 9960: each game's last turn lost, with a doubt that the dice were picked up
+    unplayed); a bear-off made is fewer checkers on the board, so it is not."""
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(47)
+    look = lambda position, dice=(): _look(position, rng, dice, "right")
+    before = Position.from_board(np.r_[[1, 2, 3, 3, 3, 3], np.zeros(19, int), [3, 3, 3, 3, 3], np.zeros(20, int)])
+    after = before.apply("2/off 1/off")
+    was = expected_classes(before.board[None], "light", "backgammon")[0]
+    now = expected_classes(after.board[None], "light", "backgammon")[0]
+    p = np.exp(_observation_of(after, "light", rng))
+    for loc in np.nonzero(was != now)[0]:  # the 2-point and the 1-point
+        p[loc] = 1e-4
+        p[loc, now[loc]], p[loc, was[loc]] = 0.7, 0.3
+    unsure = Observation.from_locations(p / p.sum(axis=1, keepdims=True))
+    unsure.dice, unsure.throw_valid = [], 0.0
+    events, referee = _tracked(tmp_path, [look(before), look(before, (2, 1)), look(after, (2, 1)), unsure],
+                               finish=True)
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"] == [([2, 1], "2/off 1/off")]
+    assert not [e for e in events if "picked up with nothing played" in e.get("what", "")]
+    assert all(r.accepted for r in referee.rulings)
