@@ -242,6 +242,9 @@ class Tracker:
     # played, that throw did not count (:meth:`_rethrown`).
     last_look: DiceReading | None = None
     left_unplayed: DiceReading | None = None
+    # The throw last seen picked up (read, then a settled board without it), till dice are seen
+    # again: new dice in its half are no second throw of its thrower (:meth:`_thrown_in_the_wrong_half`).
+    picked_up: DiceReading | None = None
     # Long nardy's first game starts with its first throw (RULES 2.2): True once the starting
     # position was seen while no game is in progress, so a first turn made unseen can be read.
     set_up: bool = False
@@ -373,7 +376,8 @@ class Tracker:
             self.last_look = lone or self.last_look
             self._note_path(logp)
             return
-        if dice is not None and not dice.faces_sure and not self._thrown_after_the_other(dice, logp):
+        if (dice is not None and not dice.faces_sure and not self._thrown_after_the_other(dice, logp)
+                and not self._thrown_in_the_wrong_half(dice, logp)):
             seen = self.dice_seen
             if seen is not None and None not in (seen.thrower, dice.thrower) and seen.thrower != dice.thrower:
                 # the other player's dice, however unsurely read: the throw on view before was
@@ -425,11 +429,11 @@ class Tracker:
                 self._picked_up(logp)
             self._throw(dice, logp)
             self.glimpses, self.turn_path = [], []  # what they could tell of a turn unseen was told by now
-            self.last_look = self.left_unplayed = None
+            self.last_look = self.left_unplayed = self.picked_up = None
             self.dice_seen = dice
         elif dice is None and seen is not None:
             self._picked_up(logp)
-            self.dice_seen = None
+            self.dice_seen, self.picked_up = None, seen
             self._record_lost(logp)
         elif dice is None and not self._record_lost(logp):
             self._unseen_turn(logp)
@@ -603,6 +607,7 @@ class Tracker:
         unclear, a throw held) goes with it; the board set up again starts the next."""
         self.state.apply(event)  # an event the match cannot take is refused before anything is let go
         self.pending = self.held = self.unseen = self.dice_seen = self.last_look = self.left_unplayed = None
+        self.picked_up = None
         self.offered_with_throw = False
         self.glimpses, self.turn_path, self.joined = [], [], False
         return self._submit(event, **info)
@@ -788,6 +793,24 @@ class Tracker:
             # their play recorded, the other's glimpsed (a die may be enough) and on the board
             return any(g.thrower == other for g in self.glimpses) and self._board_moved(logp)
         return any(g.thrower == other and len(g.faces) == 2 and not g.same_throw(dice) for g in self.glimpses)
+
+    def _thrown_in_the_wrong_half(self, dice: DiceReading, logp: np.ndarray) -> bool:
+        """In backgammon, whether two dice read too unsurely to record (``faces_sure`` False) are
+        still a throw, the player due's into the other player's half (RULES 2.3): they lie in the
+        half of the player who just played, whose own dice were seen picked up, and not where
+        those lay, on the board as recorded. No one throws twice before the other has played, and
+        a throw that does not count needs no roll read: :meth:`_throw` records the re-roll. Else
+        :meth:`_glimpse` leaves such dice as that player's last throw or a false find (vid 9991 in
+        a dim room: light's 5-5 thrown into dark's half just after dark's 6-1 was seen picked up,
+        one 5 read 0.47, went uncalled)."""
+        state, gone = self.state, self.picked_up
+        if (self.variant != "backgammon" or gone is None or len(dice.faces) != 2 or dice.thrower is None
+                or state.phase != "played" or COLOUR[state.on_roll] != dice.thrower or gone.thrower != dice.thrower
+                or self.dice_seen is not None or self.last_look is not None or self.held is not None
+                or self.pending is not None or self.unseen is not None or not self.in_sync or gone.same_throw(dice)):
+            return False
+        due, before = self._due()
+        return self._shows(before, COLOUR[due], logp)
 
     def _glimpse(self, dice: DiceReading, logp: np.ndarray) -> None:
         if self.dice_seen is not None and self.dice_seen.same_throw(dice):

@@ -3823,3 +3823,28 @@ def test_a_last_bear_off_read_unsurely_is_a_play_not_nothing_played(tmp_path):
     assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"] == [([2, 1], "2/off 1/off")]
     assert not [e for e in events if "picked up with nothing played" in e.get("what", "")]
     assert all(r.accepted for r in referee.rulings)
+
+
+@pytest.mark.parametrize("lying", ["elsewhere", "where dark's lay"])
+def test_dice_read_unsurely_in_the_half_of_the_player_who_just_played_are_a_reroll(tmp_path, lying):
+    """RULES 2.3: dark's 6-4 is read, played and seen picked up; then two dice come to rest in
+    dark's half, one read surely as a 5, the other 0.47 a 5 and 0.4 a 4 (too unsure to record),
+    and are picked up; light throws 3-2 in the right half and plays 24/21 13/11. No one throws
+    twice before the other has played, and dark's dice were seen gone: lying elsewhere, these are
+    light's throw into the wrong half, a re-roll (vid 9991 in a dim room and through a stream's
+    compression: light's 5-5 thrown into dark's half went uncalled). Lying where dark's lay they
+    are dark's dice found again after a settle that missed them: nothing is called."""
+    look, turns, dark_played = _two_turns(48)
+    wrong = look(dark_played, (5, 5), "left")
+    wrong.dice[1]["faces"] = honest(np.array([0.03, 0.03, 0.03, 0.4, 0.47, 0.04]))
+    if lying == "elsewhere":
+        wrong.dice[0]["uv"], wrong.dice[1]["uv"] = [0.12, 0.25], [0.28, 0.75]
+    light_played = dark_played.apply("24/21 13/11")
+    events, referee = _tracked(tmp_path, turns + [
+        wrong, look(dark_played), look(dark_played, (3, 2)), look(light_played, (3, 2)), look(light_played),
+        look(light_played, (4, 1), "left")])
+    throws = [(e["player"], e.get("kind")) for e in events if e["type"] == "throw"]
+    rerolled = [(1, "reroll")] if lying == "elsewhere" else []
+    assert throws[1:] == [*rerolled, (1, None), (2, None)]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "24/21 13/11"]
+    assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"] * len(rerolled)
