@@ -798,11 +798,11 @@ class Tracker:
         """In backgammon, whether two dice read too unsurely to record (``faces_sure`` False) are
         still a throw, the player due's into the other player's half (RULES 2.3): they lie in the
         half of the player who just played, whose own dice were seen picked up, and not where
-        those lay, on the board as recorded. No one throws twice before the other has played, and
-        a throw that does not count needs no roll read: :meth:`_throw` records the re-roll. Else
-        :meth:`_glimpse` leaves such dice as that player's last throw or a false find (vid 9991 in
-        a dim room: light's 5-5 thrown into dark's half just after dark's 6-1 was seen picked up,
-        one 5 read 0.47, went uncalled)."""
+        those lay, on the board as recorded, which every roll would change (no dance possible).
+        No one throws twice before the other has played, and a throw that does not count needs
+        no roll read: :meth:`_throw` records the re-roll. Else :meth:`_glimpse` leaves such dice
+        as that player's last throw or a false find (vid 9991 in a dim room: light's 5-5 thrown
+        into dark's half just after dark's 6-1 was seen picked up, one 5 read 0.47, went uncalled)."""
         state, gone = self.state, self.picked_up
         if (self.variant != "backgammon" or gone is None or len(dice.faces) != 2 or dice.thrower is None
                 or state.phase != "played" or COLOUR[state.on_roll] != dice.thrower or gone.thrower != dice.thrower
@@ -810,7 +810,9 @@ class Tracker:
                 or self.pending is not None or self.unseen is not None or not self.in_sync or gone.same_throw(dice)):
             return False
         due, before = self._due()
-        return self._shows(before, COLOUR[due], logp)
+        # a dance leaves the board as it was: where a roll would leave the player due no play,
+        # the other player's dice may be their next throw after a dance unseen (vid 9933)
+        return self._dance_unglimpsed(before) is None and self._shows(before, COLOUR[due], logp)
 
     def _glimpse(self, dice: DiceReading, logp: np.ndarray) -> None:
         if self.dice_seen is not None and self.dice_seen.same_throw(dice):

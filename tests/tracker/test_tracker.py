@@ -3848,3 +3848,29 @@ def test_dice_read_unsurely_in_the_half_of_the_player_who_just_played_are_a_rero
     assert throws[1:] == [*rerolled, (1, None), (2, None)]
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "24/21 13/11"]
     assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"] * len(rerolled)
+
+
+def test_dice_read_unsurely_after_a_dance_unseen_are_no_reroll(tmp_path):
+    """RULES 2.3, 3.4: dark hits, light is on the bar against dark's 6 point, so a 6-6 leaves
+    light no play. Dark's 2-1 is read, played and seen picked up; light's throw goes unseen; dark's
+    next throw, 4-2 with the 2 read 0.47, lies in dark's half. The board as it was may be light's
+    dance, so these may be dark's next throw: nothing is called (vid 9933, where such a throw was
+    first taken for light's in the wrong half), and dark's play is read off the board after it."""
+    rng = np.random.default_rng(49)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_played = start.apply("24/18 13/9")
+    hit = light_played.swapped().apply("13/11 8/7*").swapped()
+    dark_again = hit.swapped().apply("13/9 11/9").swapped()
+    thrown = look(hit, (4, 2), "left")
+    thrown.dice[1]["faces"] = honest(np.array([0.03, 0.47, 0.03, 0.4, 0.03, 0.04]))
+    thrown.dice[0]["uv"], thrown.dice[1]["uv"] = [0.12, 0.25], [0.28, 0.75]
+    moved = look(dark_again, (4, 2), "left")
+    moved.dice = copy.deepcopy(thrown.dice)
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (6, 4)), look(light_played, (6, 4)), look(light_played),
+        look(light_played, (2, 1), "left"), look(hit, (2, 1), "left"), look(hit), thrown, moved, look(dark_again),
+        look(dark_again, (3, 1))])
+    assert all(r.accepted for r in referee.rulings)
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [
+        (1, "24/18 13/9"), (2, "13/11 8/7*"), (1, ""), (2, "13/9 11/9")]
