@@ -217,6 +217,10 @@ class Tracker:
     cube_place_without_dice: str | None = None
     # A cube read at a face no cube action leaves where it lies, not yet taken (:meth:`_face_checked`).
     cube_face_doubted: tuple | None = None
+    # Where the cube was last read (field u, v, when the reading tells), and the cube as read
+    # and where before the last change of reading that recorded no cube action (:meth:`_cube_unmoved`).
+    cube_uv: tuple | None = None
+    cube_before: tuple | None = None
     cube_found_run: int = 0  # the settles in a row the cube was found on, till the last (:meth:`_note_cube_lifted`)
     cube_lifted_noted: tuple | None = None  # (game, throws) of the throw whose cube out of sight was noted
     # True from a double the referee called till a cube action is recorded: the cube goes back to
@@ -339,6 +343,7 @@ class Tracker:
             self.set_up = True
             cube = read_cube(obs, centred=1)  # a game set up: its cube in the middle at 1 (RULES 5.1)
             self.cube_seen = cube if cube != "unsure" else None
+            self.cube_uv = self.cube_before = None
             self.dice_seen = None
             return
         if self.pending is not None:
@@ -348,10 +353,17 @@ class Tracker:
             return
         cube = read_cube(obs, seen=self._cube_to_read_from(), centred=self._centred_cube())
         cube = self._face_checked(None if cube == "unsure" else cube)
+        uv = tuple(obs.cube["uv"]) if cube is not None and "uv" in obs.cube else None
         if cube is not None and self.cube_seen is not None and cube != self.cube_seen:
-            self._cube(self.cube_seen, cube, logp, read_dice(obs) is not None)
+            before, recorded = (self.cube_seen, self.cube_uv), (self._recorded_cube(), self.state.phase == "doubled")
+            if self._cube_unmoved(cube, uv):
+                self.cube_before = None
+            else:
+                self._cube(self.cube_seen, cube, logp, read_dice(obs) is not None)
+                unrecorded = (self._recorded_cube(), self.state.phase == "doubled") == recorded
+                self.cube_before = before if unrecorded else None
         if cube is not None:
-            self.cube_seen = cube
+            self.cube_seen, self.cube_uv = cube, uv
             if cube == self._recorded_cube():
                 self.cube_off_record = False
         if obs.cube is None and self.cube_found_run >= CUBE_STEADY:
@@ -546,6 +558,18 @@ class Tracker:
         explaining = explained(position, mover, logp, self.last_mixed)
         borne_off = MOST_BORNE_OFF if may_bear_off(position) else 0
         return counted_margin(position, mover, logp, explaining, borne_off) <= self.thresholds.legal
+
+    def _cube_unmoved(self, cube: tuple, uv: tuple | None) -> bool:
+        """Whether ``cube``, read at ``uv``, is the cube as and where it lay before the last
+        change of reading, which recorded nothing: it never moved (within :data:`SAME_PLACE`, a
+        third of a die), so nothing was turned, and the reading between was of something else
+        (vid 9933 in a dim room: a die of dark's 6-3 read as the cube at 1 in the middle, the
+        cube at light's side unfound, after a Crawford double was called; the cube read again
+        where it lay was taken for a second double, and called)."""
+        if self.cube_before is None or uv is None:
+            return False
+        was, at = self.cube_before
+        return was == cube and at is not None and float(np.hypot(*(np.asarray(uv) - at))) <= SAME_PLACE
 
     def _face_checked(self, cube: tuple | None) -> tuple | None:
         """``cube`` as read, or None at the first settle that reads a cube gone to a player's

@@ -3874,3 +3874,34 @@ def test_dice_read_unsurely_after_a_dance_unseen_are_no_reroll(tmp_path):
     assert all(r.accepted for r in referee.rulings)
     assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [
         (1, "24/18 13/9"), (2, "13/11 8/7*"), (1, ""), (2, "13/9 11/9")]
+
+
+def test_a_die_read_as_the_cube_between_two_reads_of_the_cube_where_it_lay_is_no_cube_action(tmp_path):
+    """RULES 5.2, 5.5: light doubles and dark takes, the cube at dark's side. As dark throws 4-3,
+    one settle reads a die as the cube, in the middle at 1 (the true cube unfound); the next
+    reads the cube where it lay, at 2. It never moved, so nothing was turned: no double by
+    light, who no longer owns the cube, and dark's play is judged whole. Before, the cube read
+    back was taken for turned again and called (vid 9933 in a dim room: a die of dark's 6-3 read
+    as the cube at 1 in the middle after a Crawford double called, then a second call)."""
+    look = _cube_looks(50)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    light_played = dark_played.apply("13/8 13/11")
+    dark_again = light_played.swapped().apply("13/10 13/9").swapped()
+
+    def cube_at(obs, uv):
+        obs.cube["uv"] = list(uv)
+        return obs
+
+    owned = lambda position, dice=(), half="right": cube_at(look(position, dice, half, 2, "dark"), (0.6, -0.08))
+    misread = cube_at(look(light_played, (4, 3), "left", 1, "middle"), (0.21, 0.56))
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
+        owned(dark_played), owned(dark_played, (5, 2)), owned(light_played, (5, 2)), owned(light_played),
+        misread, owned(light_played, (4, 3), "left"), owned(dark_again, (4, 3), "left"), owned(dark_again),
+        owned(dark_again, (6, 1))])
+    assert all(r.accepted for r in referee.rulings)
+    assert [e["type"] for e in events if e["type"] in ("double", "take")] == ["double", "take"]
+    assert [e["play"] for e in events if e["type"] == "play"][-2:] == ["13/11 13/8", "13/10 13/9"]
