@@ -232,7 +232,8 @@ class DiceCorrected:
     """The throw in play was recorded wrong: its dice showed ``die1``-``die2`` (a die misread by
     a camera or a scorer, found out when the checkers were put right to a play of the dice
     really thrown). A play already on the board is judged again against the dice as corrected
-    (RULES 7.2): a call if it was illegal for them.
+    (RULES 7.2): a call if it was illegal for them, unless it was called already (its correction
+    is then awaited against the dice as corrected).
 
     >>> from engine.profiles import profile
     >>> s, _ = MatchState.new(profile("money")).apply(NewGame())
@@ -642,6 +643,8 @@ class MatchState:
         if self.phase == "moving":
             return self._with(dice=dice), Ruling()
         ruling = _judged(self.before, dice, self.position)
+        if self.pending and not ruling.accepted:
+            return self._with(dice=dice, pending=ruling.reason), Ruling()  # called already: not twice
         return self._with(dice=dice, pending=None if ruling.accepted else ruling.reason), ruling
 
     # --- the cube ---------------------------------------------------------------------

@@ -267,6 +267,10 @@ class Tracker:
     # the turn, that roll). The play put right to the likelier roll's tells the dice were misread
     # and the foul real (:meth:`_put_right`).
     doubted_roll: tuple | None = None
+    # A throw held as unsure, then recorded (:meth:`_resolve_held`): (the board before the turn,
+    # the rolls its dice were read as). A foul called on it and put right to a legal play of
+    # another of those rolls tells the roll thrown (:meth:`_put_right`).
+    held_read: tuple | None = None
     last_logp: np.ndarray | None = None
     # The latest settled look's mixed-stack reading (Observation.mixed): a checker of the mover
     # seen on a point the opponent blocks (:func:`~gammoncam.decoding.mixed_stack_play`).
@@ -531,7 +535,7 @@ class Tracker:
             self.dice_seen = seen.as_given(roll)  # this throw's dice (a throw held is the next player's)
         if self.pending is not None:  # a play waiting to be told: judged on the roll given
             self.pending = replace(self.pending, dice=roll, faces=(), read=set())
-        self.doubted_roll = None
+        self.doubted_roll = self.held_read = None
         return self._submit(DiceCorrected(*roll), player=player, dice=list(roll),
                             recorded=sorted(state.dice, reverse=True), **info)
 
@@ -1161,6 +1165,7 @@ class Tracker:
             return
         best = self._roll_explaining(before, mover, held, logp, path=path)
         likely, p = held.likely()
+        self.held_read = (before, held.rolls_read())
         self._submit_throw(best, held, resolved="the roll that explains the play")
         # No call, but the official is told (vid 5303: a 6-1 read, a 6-2 played), once the throw is
         # recorded: the doubt names its turn.
@@ -1744,12 +1749,20 @@ class Tracker:
             dice, needed = self.doubted_roll[1], self.thresholds.call
         mover = COLOUR[state.on_roll]
         decision = decode(state.before, dice, mover, logp, self.thresholds)
+        why = "the play was put right to a play of the dice read likelier"
+        if decision.kind != "legal" and state.pending and self.held_read and self.held_read[0] == state.before:
+            # called on a roll read unsurely: the play put right to a legal play of another roll the
+            # dice were read as tells the roll thrown (vid 9998, dice 24 px: a 4-2 read 2-2 at 0.7,
+            # played 25/21 6/1 and called; put right to 25/21 6/4, the record lost the board)
+            for roll in sorted(self.held_read[1] - {tuple(sorted(dice, reverse=True))}):
+                if (other := decode(state.before, roll, mover, logp, self.thresholds)).kind == "legal":
+                    dice, decision, why = roll, other, "the play called was put right to a play of a roll the dice were read as"
+                    break
         if decision.kind == "legal" and self._margin(state.position, mover, logp) - decision.margin >= needed:
             if dice != state.dice:
-                self.doubted_roll = None
+                self.doubted_roll = self.held_read = None
                 self._submit(DiceCorrected(*dice), player=state.on_roll + 1, dice=list(dice),
-                             recorded=list(state.dice),
-                             why="the play was put right to a play of the dice read likelier")
+                             recorded=list(state.dice), why=why)
             self.put_right_from = state.before
             self._play(decision, self.state.on_roll, self.state.dice,
                        put_right=self.state.pending or "rearranged again")

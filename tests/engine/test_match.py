@@ -218,8 +218,8 @@ def test_a_throw_found_not_to_count_before_its_play_is_thrown_again():
 def test_dice_corrected_judge_the_play_on_the_board_again():
     """RULES 7.2: a throw recorded wrong (a die misread), then corrected: the play already on the
     board is judged against the dice as corrected, a call if illegal for them, awaiting its
-    correction as any illegal play, and no longer pending if legal for them; a throw not yet
-    played takes the dice as corrected."""
+    correction as any illegal play (a play called already is not called again), and no longer
+    pending if legal for them; a throw not yet played takes the dice as corrected."""
     state, _ = run(at_score((0, 0)), Throw(6, 2))
     start = state.position
     foul, (played, corrected) = run(state, Played(start.apply("13/11 11/5")), DiceCorrected(5, 2))
@@ -229,6 +229,8 @@ def test_dice_corrected_judge_the_play_on_the_board_again():
     assert r.accepted and put_right.pending is None
     cleared, (called, r) = run(state, Played(start.apply("13/8 13/11")), DiceCorrected(5, 2))
     assert called.reason == "no_such_play" and r.accepted and cleared.pending is None
+    called, (r,) = run(foul, DiceCorrected(6, 3))  # the foul called already is not called again
+    assert r.accepted and (called.dice, called.pending) == ((6, 3), "no_such_play")
     moving, (r,) = run(state, DiceCorrected(5, 2))
     assert r.accepted and (moving.phase, moving.dice) == ("moving", (5, 2))
     with pytest.raises(InvalidEventError):

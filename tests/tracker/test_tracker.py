@@ -3905,3 +3905,31 @@ def test_a_die_read_as_the_cube_between_two_reads_of_the_cube_where_it_lay_is_no
     assert all(r.accepted for r in referee.rulings)
     assert [e["type"] for e in events if e["type"] in ("double", "take")] == ["double", "take"]
     assert [e["play"] for e in events if e["type"] == "play"][-2:] == ["13/11 13/8", "13/10 13/9"]
+
+
+def test_a_foul_called_on_a_roll_read_unsurely_put_right_to_another_roll_read_tells_the_roll(tmp_path):
+    """RULES 7.2: light's 4-2 is read 4-4 (the 2 read 4 at 0.7, 2 at 0.25), held as unsure, and
+    played 13/10 13/11, a foul for every roll the dice were read as: called. Light puts it right
+    to 13/9 13/11, a play of 4-2, a roll they were read as: the dice are corrected to 4-2 (the
+    call not made again) and the play put right recorded, so dark's throw is not called
+    ``not_corrected`` and dark's play is judged from the board put right. Before, the 4-4
+    recorded made the play put right no play of the throw, and the record lost the board (vid
+    9998, dice 24 px: a 4-2 read 2-2 at 0.7)."""
+    look, turns, dark_played = _two_turns(51)
+    foul, right = dark_played.apply("13/10 13/11"), dark_played.apply("13/9 13/11")
+    dark_again = right.swapped().apply("13/8 8/6").swapped()
+
+    def read_4_4(obs):
+        obs.dice[1]["faces"] = honest(np.array([0.01, 0.25, 0.01, 0.7, 0.02, 0.01]))
+        return obs
+
+    events, referee = _tracked(tmp_path, turns + [
+        read_4_4(look(dark_played, (4, 2))), read_4_4(look(foul, (4, 2))), look(foul), look(right),
+        look(right, (5, 2), "left"), look(dark_again, (5, 2), "left"), look(dark_again), look(dark_again, (3, 1))])
+    assert [(e["type"], e["reason"], e.get("player")) for e in events if not e.get("accepted", True)] == [
+        ("play", "no_such_play", 1)]
+    corrected = next(e for e in events if e["type"] == "dice_corrected")
+    assert (corrected["dice"], corrected["recorded"], corrected["accepted"]) == ([4, 2], [4, 4], True)
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play" and e["accepted"]][-2:] == [
+        (1, "13/11 13/9"), (2, "13/6")]
+    assert referee.state.pending is None
