@@ -1754,10 +1754,12 @@ class Tracker:
             # called on a roll read unsurely: the play put right to a legal play of another roll the
             # dice were read as tells the roll thrown (vid 9998, dice 24 px: a 4-2 read 2-2 at 0.7,
             # played 25/21 6/1 and called; put right to 25/21 6/4, the record lost the board)
-            for roll in sorted(self.held_read[1] - {tuple(sorted(dice, reverse=True))}):
-                if (other := decode(state.before, roll, mover, logp, self.thresholds)).kind == "legal":
-                    dice, decision, why = roll, other, "the play called was put right to a play of a roll the dice were read as"
-                    break
+            others = [(decode(state.before, roll, mover, logp, self.thresholds), roll)
+                      for roll in self.held_read[1] - {tuple(sorted(dice, reverse=True))}]
+            others = [(d.margin, roll, d) for d, roll in others if d.kind == "legal"]
+            if others:  # the roll whose legal play explains the board best
+                _, dice, decision = min(others, key=lambda o: o[:2])
+                why = "the play called was put right to a play of a roll the dice were read as"
         if decision.kind == "legal" and self._margin(state.position, mover, logp) - decision.margin >= needed:
             if dice != state.dice:
                 self.doubted_roll = self.held_read = None
