@@ -385,6 +385,7 @@ class Tracker:
         if dice == "unsure":
             lone = lone_die(obs)
             if lone is not None:
+                self.picked_up = None  # dice seen again
                 # one die found (two lying touching read as one, or one hidden): it still tells
                 # which of the rolls that make an unseen play was thrown (vid 7511: a 5-1 whose
                 # dice touched, read as one die showing 1 or 5; its 24/18 was recorded as a 4-2)
@@ -409,7 +410,7 @@ class Tracker:
                 # glimpsed and its play read off the board, light's next throw called a re-roll)
                 self.left_unplayed = None
             self._glimpse(dice, logp)
-            self.last_look = dice
+            self.last_look, self.picked_up = dice, None
             if self.held is None and self.pending is None and self.in_sync and self.state.phase in ("turn", "played"):
                 # Dice never read surely (a small board) leave every settle with dice on view:
                 # the board still tells the turns played (vid 7903: a 6-6 bear-off and the
@@ -422,11 +423,11 @@ class Tracker:
             self.left_unplayed, self.last_look = self.last_look, None
         if (dice is None and self.left_unplayed is not None and self.state.phase in ("turn", "played")
                 and self.left_unplayed.thrower in (None, COLOUR[self._due()[0]]) and self._board_moved(logp)):
-            # played after all (judged with no dice over the checkers); a glimpse of the other
-            # player's dice is not told by the board, which moved with the due player's turn unseen
-            # (vid 9978 in a dim room: light's die alone, the other off the board, was dropped so,
-            # and its re-roll went uncalled)
-            self.left_unplayed = None
+            # played after all (judged with no dice over the checkers) and picked up; a glimpse of
+            # the other player's dice is not told by the board, which moved with the due player's
+            # turn unseen (vid 9978 in a dim room: light's die alone, the other off the board, was
+            # dropped so, and its re-roll went uncalled)
+            self.picked_up, self.left_unplayed = self.left_unplayed, None
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
             self.dice_seen = self._taken_as_counting(seen.seen_again(dice), logp)
@@ -826,21 +827,30 @@ class Tracker:
         """In backgammon, whether two dice read too unsurely to record (``faces_sure`` False) are
         still a throw, the player due's into the other player's half (RULES 2.3): they lie in the
         half of the player who just played, whose own dice were seen picked up, and not where
-        those lay, on the board as recorded, which every roll would change (no dance possible).
-        No one throws twice before the other has played, and a throw that does not count needs
-        no roll read: :meth:`_throw` records the re-roll. Else :meth:`_glimpse` leaves such dice
-        as that player's last throw or a false find (vid 9991 in a dim room: light's 5-5 thrown
-        into dark's half just after dark's 6-1 was seen picked up, one 5 read 0.47, went uncalled)."""
-        state, gone = self.state, self.picked_up
-        if (self.variant != "backgammon" or gone is None or len(dice.faces) != 2 or dice.thrower is None
-                or state.phase != "played" or COLOUR[state.on_roll] != dice.thrower or gone.thrower != dice.thrower
-                or self.dice_seen is not None or self.last_look is not None or self.held is not None
-                or self.pending is not None or self.unseen is not None or not self.in_sync or gone.same_throw(dice)):
+        those lay, on the board as that player left it, which every roll would change (no dance
+        possible). That player's turn is the one recorded or, its throw unseen, the one read off
+        the board (:attr:`unseen`), whose dice a look saw lying once it was played and then gone:
+        a die alone is enough. No one throws twice before the other has played, and a throw that
+        does not count needs no roll read: :meth:`_throw` records the re-roll. Else
+        :meth:`_glimpse` leaves such dice as that player's last throw or a false find (vid 9991
+        in a dim room: light's 5-5 thrown into dark's half just after dark's 6-1 was seen picked
+        up, one 5 read 0.47, went uncalled; vid 9998: light's 6-5 in dark's half, read 6-6 at
+        0.51 and 0.45, after dark's 4-1 was seen only as one die, lying through its play)."""
+        state, gone, unseen = self.state, self.picked_up, self.unseen
+        if unseen is not None:
+            played, before = unseen.side, unseen.decision.position.swapped()
+        elif state.phase == "played":
+            played, before = state.on_roll, state.position.swapped()
+        else:
             return False
-        due, before = self._due()
+        if (self.variant != "backgammon" or gone is None or len(dice.faces) != 2 or dice.thrower is None
+                or COLOUR[played] != dice.thrower or gone.thrower != dice.thrower
+                or self.dice_seen is not None or self.last_look is not None or self.held is not None
+                or self.pending is not None or not self.in_sync or gone.same_throw(dice)):
+            return False
         # a dance leaves the board as it was: where a roll would leave the player due no play,
         # the other player's dice may be their next throw after a dance unseen (vid 9933)
-        return self._dance_unglimpsed(before) is None and self._shows(before, COLOUR[due], logp)
+        return self._dance_unglimpsed(before) is None and self._shows(before, COLOUR[1 - played], logp)
 
     def _glimpse(self, dice: DiceReading, logp: np.ndarray) -> None:
         if self.dice_seen is not None and self.dice_seen.same_throw(dice):
@@ -888,9 +898,11 @@ class Tracker:
                 # :meth:`_played_before_danced`; vid 7311). These are the next throw too if that
                 # turn's two dice were glimpsed elsewhere and seen gone since: the other player's in
                 # the wrong half (vid 8609 out of focus: taken for light's own dice read at last,
-                # and light's play called illegal for them). Else they are the turn's own dice.
+                # and light's play called illegal for them). A die alone may be a false find, but
+                # not one seen gone once the turn was played (vid 9998). Else they are the turn's own dice.
                 danced = self._dance_glimpsed(other, after, dice, either_half=True)
-                pairs = [g for g in looks if len(g.faces) == 2]  # a die alone may be a false find
+                gone = [g for g in (self.picked_up,) if g is not None and g.thrower == COLOUR[side]]
+                pairs = [g for g in looks if len(g.faces) == 2] + gone
                 over = danced is not None or (bool(pairs) and not any(g.same_throw(dice) for g in pairs)
                                               and self.last_look is None)
             if over:  # the turn read off the board is over

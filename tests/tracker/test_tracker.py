@@ -3850,6 +3850,35 @@ def test_dice_read_unsurely_in_the_half_of_the_player_who_just_played_are_a_rero
     assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"] * len(rerolled)
 
 
+@pytest.mark.parametrize("lying", ["elsewhere", "where dark's die lay"])
+def test_dice_read_unsurely_after_a_turn_seen_as_one_die_picked_up_are_a_reroll(tmp_path, lying):
+    """RULES 2.3: light's 3-1 is recorded; dark's 6-4 is seen only as one die, the 6, lying while
+    dark plays 24/18 13/9, then gone. Two dice then come to rest in dark's half, a 5-2 too unsure
+    to record, and are picked up; light throws 5-2 in the right half and plays 13/11 13/8. Dark's
+    turn is read off the board, its die told the roll, and the dice lying elsewhere are light's
+    throw into the wrong half, a re-roll (vid 9998: light's 6-5 in dark's half went uncalled
+    after dark's 4-1 seen as one die). Lying where dark's die lay they may be dark's dice found
+    again: nothing is called."""
+    look, turns, dark_played = _two_turns(51)
+    light_opened = Position.start().apply("8/5 6/5")
+    light_played = dark_played.apply("13/11 13/8")
+    wrong = look(dark_played, (5, 2), "left")
+    wrong.dice[1]["faces"] = honest(np.array([0.03, 0.4, 0.03, 0.03, 0.47, 0.04]))
+    if lying == "elsewhere":
+        wrong.dice[0]["uv"], wrong.dice[1]["uv"] = [0.12, 0.25], [0.28, 0.75]
+    events, referee = _tracked(tmp_path, turns[:4] + [
+        look(light_opened, (6,), "left"), look(dark_played, (6,), "left"), look(dark_played), wrong,
+        look(dark_played), look(dark_played, (5, 2)), look(light_played, (5, 2)), look(light_played),
+        look(light_played, (4, 1), "left")])
+    assert [e["player"] for e in events if e["type"] == "turn_missed"] == [2]
+    throws = [(e["player"], e.get("kind")) for e in events if e["type"] == "throw"]
+    rerolled = [(1, "reroll")] if lying == "elsewhere" else []
+    assert throws == [(2, None), *rerolled, (1, None), (2, None)]
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"] == [
+        ([3, 1], "8/5 6/5"), ([6, 4], "24/18 13/9"), ([5, 2], "13/11 13/8")]
+    assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"] * len(rerolled)
+
+
 def test_dice_read_unsurely_after_a_dance_unseen_are_no_reroll(tmp_path):
     """RULES 2.3, 3.4: dark hits, light is on the bar against dark's 6 point, so a 6-6 leaves
     light no play. Dark's 2-1 is read, played and seen picked up; light's throw goes unseen; dark's
