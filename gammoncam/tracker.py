@@ -223,6 +223,10 @@ class Tracker:
     cube_before: tuple | None = None
     cube_found_run: int = 0  # the settles in a row the cube was found on, till the last (:meth:`_note_cube_lifted`)
     cube_lifted_noted: tuple | None = None  # (game, throws) of the throw whose cube out of sight was noted
+    # The cube read surely at a side but not its face: (where, field u, v, settles in a row
+    # there), and the (game, where) last noted (:meth:`_note_cube_face_unread`).
+    cube_unread: tuple | None = None
+    cube_unread_noted: tuple | None = None
     # True from a double the referee called till a cube action is recorded: the cube goes back to
     # where the record keeps it (RULES 6.4), so its unsure faces are told from there
     # (:meth:`_cube_to_read_from`).
@@ -356,6 +360,7 @@ class Tracker:
         if self._on_a_shared_point(obs, logp):
             return
         cube = read_cube(obs, seen=self._cube_to_read_from(), centred=self._centred_cube())
+        self._note_cube_face_unread(obs, cube == "unsure")
         cube = self._face_checked(None if cube == "unsure" else cube)
         uv = tuple(obs.cube["uv"]) if cube is not None and "uv" in obs.cube else None
         if cube is not None and self.cube_seen is not None and cube != self.cube_seen:
@@ -1493,6 +1498,30 @@ class Tracker:
         self.note("unclear", what=f"the cube went out of sight while {COLOUR[state.on_roll]}'s "
                                   f"{state.dice[0]}-{state.dice[1]} lay thrown: a double after the throw may "
                                   "have gone unseen", player=state.on_roll + 1)
+
+    def _note_cube_face_unread(self, obs: Observation, unsure: bool) -> None:
+        """The cube read surely at a player's side, where the record keeps it elsewhere, on
+        :data:`CUBE_STEADY` settles in a row at one place (within a third of a die), its face never
+        read surely enough to record a cube action: a double (and take) may have gone unseen (vid
+        10000 in a dim room: the cube laid at light's side at 2, read 4 or 8 at 0.5-0.7 and 2 at
+        0.1-0.3, and no cube action was recorded or told). Noted once a place and game for the
+        official, never acted on: a false find at a side reads no surer."""
+        where = cube_place(obs) if unsure else None
+        state = self.state
+        if (where not in COLOUR or where == self._recorded_cube()[1] or "uv" not in obs.cube
+                or state.phase not in ("turn", "moving", "played") or self.cube_called or self.cube_off_record):
+            self.cube_unread = None  # an offer waits for its answer, or a cube turned was told already
+            return
+        uv, last = tuple(obs.cube["uv"]), self.cube_unread
+        steady = last is not None and last[0] == where and np.hypot(uv[0] - last[1], uv[1] - last[2]) <= SAME_PLACE
+        self.cube_unread = (where, *uv, last[3] + 1 if steady else 1)
+        if self.cube_unread[3] < CUBE_STEADY or self.cube_unread_noted == (state.game, where):
+            return
+        self.cube_unread_noted = (state.game, where)
+        value, kept = self._recorded_cube()
+        kept = "in the middle" if kept == "middle" else f"at {kept}'s side"
+        self.note("unclear", what=f"the cube lies at {where}'s side, its face unread, where the record keeps it "
+                                  f"{kept} at {value}: a cube action may have gone unseen")
 
     def _note_path(self, logp: np.ndarray) -> None:
         """Keep the board on view, read with confidence, while the turn on the board is not
