@@ -1740,6 +1740,12 @@ class Tracker:
                                or (self.in_sync and not decision.counted))
             self.in_sync = decision.kind == "legal" and shows_agreement
         self.joined = self.joined and decision.kind != "legal"
+        if self.left_unplayed is not None and self.left_unplayed.thrower == COLOUR[side]:
+            # the look at this player's dice seen gone was this turn's throw, played or danced: not
+            # one picked up unplayed (vid 7416 in a dim room: dark's 3-2 dance, seen as one die and
+            # recorded from it, was taken for picked up unplayed when dark next threw, light's turn
+            # between read off the board, and called a re-roll)
+            self.left_unplayed = None
         self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)
         if decision.position.shared_points() and turn_over:
             self._end_unseen(SHARED_POINT_STANDS)

@@ -3879,6 +3879,27 @@ def test_dice_read_unsurely_after_a_turn_seen_as_one_die_picked_up_are_a_reroll(
     assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"] * len(rerolled)
 
 
+def test_a_dance_seen_as_one_die_and_recorded_is_no_throw_picked_up_unplayed(tmp_path):
+    """RULES 2.3, 3.4: light hits 13/7* 8/7 with its throw unseen; dark, on the bar against
+    light's 5 and 6 points, throws 6-5, seen only as one die (the 6), and picks it up: a dance.
+    Light's next turn, 8/4 6/4, goes unseen too, and the board showing it tells that light's hit
+    and dark's dance came before. Dark then throws 3-1, read surely: the die seen gone was the
+    dance's, recorded so, not a throw picked up unplayed, so no re-roll is called (vid 7416 in a
+    dim room: dark's 3-2 dance seen as one die, a false re-roll call when dark next threw)."""
+    look, turns, dark_played = _two_turns(53)
+    light_hit = dark_played.apply("13/7* 8/7")
+    light_again = light_hit.apply("8/4 6/4")
+    dark_throws = look(light_again, (3, 1), "left")
+    dark_throws.dice[0]["uv"], dark_throws.dice[1]["uv"] = [0.12, 0.25], [0.28, 0.75]  # not where the 6 lay
+    events, referee = _tracked(tmp_path, turns + [
+        look(light_hit), look(light_hit, (6,), "left"), look(light_hit), look(light_again), dark_throws,
+        look(light_again)])
+    assert all(r.accepted for r in referee.rulings)
+    assert not [e for e in events if e.get("kind") == "reroll"]
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [
+        (1, "8/5 6/5"), (2, "24/18 13/9"), (1, "13/7* 8/7"), (2, ""), (1, "8/4 6/4")]
+
+
 def test_dice_read_unsurely_after_a_dance_unseen_are_no_reroll(tmp_path):
     """RULES 2.3, 3.4: dark hits, light is on the bar against dark's 6 point, so a 6-6 leaves
     light no play. Dark's 2-1 is read, played and seen picked up; light's throw goes unseen; dark's
