@@ -39,7 +39,6 @@ import numpy as np
 
 from engine.variant import VARIANTS
 from vision import checkers
-from vision.exposure import lifted
 from vision.layout import Physical, recognizer_form, start_board
 from vision.orientation import (best_reading_matches, candidate_orders, expected_classes, log_likelihood,
                                 pinned_reading, reading_position)
@@ -287,7 +286,6 @@ def calibrate(image: np.ndarray, corners, variant: str, model: checkers.CheckerM
     cannot tell the colours apart, where the lighter of the two learned colours starts
     (backgammon's counts tell the turn, :data:`TWIN_ALIKE`)."""
     expected = expected_classes(opening_form(variant))
-    image = lifted(image, corners)
 
     def look(order, bar):
         crops = checkers.crops(image, Field(order, bar))

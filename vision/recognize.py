@@ -27,7 +27,6 @@ import numpy as np
 from vision import checkers
 from vision.adapt import untold_colours
 from vision.corners import BOARDS_TRIED, REFIT_SURER, boards_found, refitted
-from vision.exposure import lifted
 from vision.observation import Observation
 from vision.rectify import Field, estimate_bar
 
@@ -69,7 +68,6 @@ class Recognizer:
         and the reading it gives is the less sure."""
         t0 = time.perf_counter()
         corners = np.asarray(corners, np.float64).reshape(4, 2)
-        image = lifted(image, corners)
         field, probs, crops = self._checkers(image, corners, bar, colours, frame_colours)
         kept_refit = False
         if refit:

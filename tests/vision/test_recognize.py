@@ -363,27 +363,6 @@ def test_calibration_from_a_game_in_progress_on_a_small_board_reads_the_heads_th
 
 
 @needs_model
-def test_calibration_on_an_under_exposed_board_lifts_it(recognizer, monkeypatch):
-    """A small board in a dim room (gamma 1.6: the field's median brightness 26, under the renders'
-    fifth percentile) calibrates once lifted (vision.exposure); unlifted its dark checkers do not
-    tell the opening."""
-    from vision import adapt, exposure
-    from vision.conditions import apply
-    from vision.synth.render import Stage
-    from vision.synth.scene import Content
-
-    stage = Stage(np.random.default_rng([SEED, 176]), "backgammon", (640, 360))
-    img, truth = stage.render(Content(Physical.from_board(start_board("backgammon"), "light"), "light"))
-    img, truth = apply("dim", img, truth)
-    field = np.array(truth["field"])
-    assert exposure.field_brightness(img, field) < exposure.FLOOR
-    cal = adapt.calibrate(img, field, "backgammon", recognizer.checker_model, in_play=False)
-    assert cal.accepted and cal.matches == 26, cal.to_json()
-    monkeypatch.setattr(adapt, "lifted", lambda image, corners: image)
-    assert not adapt.calibrate(img, field, "backgammon", recognizer.checker_model, in_play=False).accepted
-
-
-@needs_model
 def test_calibration_learns_colours_the_network_cannot_tell_apart(recognizer, monkeypatch, tmp_path, capsys):
     """Issue 6 item 4: white and ivory checkers, both "light" to the network. The opening
     teaches this board's two colours; light is the whiter side, and a later position's
