@@ -520,17 +520,25 @@ def opponent_played(before: Position, after: Position) -> bool:
 
 def mover_reached(before: Position, after: Position) -> bool:
     """Whether the mover's checkers in ``after`` (both seen from the mover) lie where some play
-    of theirs from ``before``, or none, puts them, but for checkers of theirs hit since: the
-    other player's turn may have begun on top, or gone by, and their checkers are not looked at.
+    of theirs from ``before``, or none, puts them, or one checker moved one die's number of
+    points (a play half made, or being put right: vid 10003, 25/23 13/9 for a 5-2 taken back
+    to 25/23 on its way to 25/23 13/8, was taken for turns gone unseen and the game ended), but
+    for checkers of theirs hit since: the other player's turn may have begun on top, or gone by,
+    and their checkers are not looked at.
 
     >>> start = Position.start()
     >>> played = start.apply("8/5 6/5")
     >>> begun = played.swapped().apply("24/18").swapped()  # the other player's turn begun on top
     >>> mover_reached(start, begun), mover_reached(start, played.apply("13/10"))
     (True, False)
+    >>> mover_reached(start, start.apply("13/9")), mover_reached(start, start.apply("13/9 13/9 13/9"))
+    (True, False)
     """
     now = after.board[0:25].astype(np.int16)
-    ends = np.concatenate([before.board[None]] + [before.play_boards(*roll) for roll in ROLLS])[:, 0:25]
+    moved = [before.apply(((src, max(src - die, 0), False),)).board for src in range(1, 26)
+             if before.board[src - 1] > 0 for die in range(1, 7)]
+    ends = np.concatenate([before.board[None], *(before.play_boards(*roll) for roll in ROLLS),
+                           np.array(moved, before.board.dtype).reshape(-1, before.board.shape[0])])[:, 0:25]
     hit = ends[:, 0:24].astype(np.int16) - now[0:24]
     return bool(((hit >= 0).all(axis=1) & (now[24] - ends[:, 24] == hit.sum(axis=1))).any())
 

@@ -3900,6 +3900,28 @@ def test_a_dance_seen_as_one_die_and_recorded_is_no_throw_picked_up_unplayed(tmp
         (1, "8/5 6/5"), (2, "24/18 13/9"), (1, "13/7* 8/7"), (2, ""), (1, "8/4 6/4")]
 
 
+def test_a_play_being_put_right_is_no_board_lost(tmp_path):
+    """RULES 7.2: light's 5-2 is read surely, but one look gives the 5-die's 4 a share of its own
+    (0.03), so 4-2 stays possible; light plays 13/9 13/11, a 4-2's play: one die misread, or a
+    foul, not called. Light then puts it right: 13/9 taken back (the board shows 13/11 alone, one
+    checker moved), then 13/8. The board half put right is the turn in hand, not turns gone
+    unseen: the game goes on and the play put right is recorded (vid 10003: the game was ended
+    unseen there and joined again)."""
+    look, turns, dark_played = _two_turns(54)
+    read_four = look(dark_played, (5, 2))
+    read_four.dice[0]["faces"] = honest(np.array([0.0, 0.0, 0.0, 0.03, 0.97, 0.0]))
+    foul = dark_played.apply("13/9 13/11")
+    half = dark_played.apply("13/11")
+    right = dark_played.apply("13/11 13/8")
+    events, referee = _tracked(tmp_path, turns + [
+        look(dark_played, (5, 2)), read_four, look(foul, (5, 2)), look(foul), look(half), look(right),
+        look(right, (4, 1), "left")])
+    assert not [e for e in events if e["type"] in ("game_end_unseen", "call")]
+    assert [e["likely"] for e in events if e["type"] == "dice_misread"][:1] == [[4, 2]]
+    assert [(e["player"], e["play"]) for e in events if e["type"] == "play"][-1] == (1, "13/11 13/8")
+    assert (referee.state.game, referee.state.on_roll, referee.state.dice) == (1, 1, (4, 1))
+
+
 def test_dice_read_unsurely_after_a_dance_unseen_are_no_reroll(tmp_path):
     """RULES 2.3, 3.4: dark hits, light is on the bar against dark's 6 point, so a 6-6 leaves
     light no play. Dark's 2-1 is read, played and seen picked up; light's throw goes unseen; dark's
