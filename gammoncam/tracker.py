@@ -250,8 +250,9 @@ class Tracker:
     # played, that throw did not count (:meth:`_rethrown`).
     last_look: DiceReading | None = None
     left_unplayed: DiceReading | None = None
-    # The throw last seen picked up (read, then a settled board without it), till dice are seen
-    # again: new dice in its half are no second throw of its thrower (:meth:`_thrown_in_the_wrong_half`).
+    # The throw last seen picked up (read, or glimpsed while its turn was played, then a settled
+    # board without it), till dice are seen again: new dice in its half are no second throw of its
+    # thrower (:meth:`_thrown_in_the_wrong_half`).
     picked_up: DiceReading | None = None
     # Long nardy's first game starts with its first throw (RULES 2.2): True once the starting
     # position was seen while no game is in progress, so a first turn made unseen can be read.
