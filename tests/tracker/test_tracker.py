@@ -3986,10 +3986,7 @@ def test_a_cube_at_a_side_whose_face_goes_unread_is_told_not_acted_on(tmp_path, 
     light's take went unrecorded and untold). Read so at one place on three settles in a row, the
     official is told once that a cube action may have gone unseen; nothing is recorded or called.
     Two settles tell nothing (a find at a side may be gone at the next)."""
-    look = _cube_looks(52)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    look, turns, dark_played = _two_turns(52)
     light_played = dark_played.apply("13/8 13/11")
 
     def unread(obs):
@@ -3999,10 +3996,7 @@ def test_a_cube_at_a_side_whose_face_goes_unread_is_told_not_acted_on(tmp_path, 
 
     light_turn = [look(dark_played, (5, 2)), look(light_played, (5, 2)), look(light_played),
                   look(light_played, (4, 3), "left")]
-    events, referee = _tracked(tmp_path, [
-        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
-        look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
-        *[unread(obs) for obs in light_turn[:settles]], *light_turn[settles:]])
+    events, referee = _tracked(tmp_path, turns + [unread(obs) for obs in light_turn[:settles]] + light_turn[settles:])
     told = [e for e in events if "a cube action may have gone unseen" in e.get("what", "")]
     assert [e["what"] for e in told] == ["the cube lies at light's side, its face unread, where the record keeps it "
                                          "in the middle at 1: a cube action may have gone unseen"] * (settles >= 3)
