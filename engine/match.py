@@ -259,6 +259,28 @@ class Double:
 
 
 @dataclass(frozen=True)
+class CubeUnseen:
+    """A double and its take the record did not see, stated by an official while the game goes
+    on (the cube turned under a hand, or its face unread in a dim room): side ``doubler``
+    doubled and the other side took, so the cube stands at twice its value at the taker's side
+    (RULES 5.3). When it happened is not known, so a double after the throw (5.2) cannot be
+    told; any other double the rules forbid is called and leaves the cube as it was (5.2, 5.5,
+    5.8, 6.2-6.4).
+
+    >>> from engine.profiles import profile
+    >>> state = MatchState.new(profile("tournament", match_length=5))
+    >>> for event in (NewGame(), OpeningThrow(3, 1), CubeUnseen(doubler=1)):
+    ...     state, ruling = state.apply(event)
+    >>> state.cube, state.owner, state.phase, ruling.accepted   # light took: light owns the cube at 2
+    (2, 0, 'moving', True)
+    >>> state.apply(CubeUnseen(doubler=1))[1].reason   # dark no longer owns it
+    'not_cube_owner'
+    """
+
+    doubler: int
+
+
+@dataclass(frozen=True)
 class Take:
     pass
 
@@ -317,13 +339,13 @@ class EndUnseen:
     points: int | None = None
 
 
-Event = (NewGame | OpeningThrow | Throw | DiceCorrected | Played | Double | Take | Drop | Beaver | Raccoon
-         | Resign | AcceptResignation | RejectResignation | EndUnseen)
+Event = (NewGame | OpeningThrow | Throw | DiceCorrected | Played | Double | CubeUnseen | Take | Drop | Beaver
+         | Raccoon | Resign | AcceptResignation | RejectResignation | EndUnseen)
 
 _EVENT_NAMES = {
     NewGame: "new_game", OpeningThrow: "opening_throw", Throw: "throw", DiceCorrected: "dice_corrected",
-    Played: "play", Double: "double", Take: "take", Drop: "drop", Beaver: "beaver", Raccoon: "raccoon",
-    Resign: "resign", AcceptResignation: "accept_resignation",
+    Played: "play", Double: "double", CubeUnseen: "cube_unseen", Take: "take", Drop: "drop", Beaver: "beaver",
+    Raccoon: "raccoon", Resign: "resign", AcceptResignation: "accept_resignation",
     RejectResignation: "reject_resignation", EndUnseen: "end_unseen",
 }
 _EVENT_TYPES = {name: cls for cls, name in _EVENT_NAMES.items()}
@@ -684,6 +706,20 @@ class MatchState:
         if reason:
             return state, Ruling.call(reason)  # RULES 6.4: no effect on the cube
         return state._with(phase="doubled"), Ruling()
+
+    def _on_cube_unseen(self, event: CubeUnseen):
+        if event.doubler not in (0, 1):
+            raise InvalidEventError(f"a doubler is side 0 or 1, not {event.doubler!r}")
+        if self.phase not in ("turn", "moving", "played"):
+            raise InvalidEventError("a double and take are stated while a game is played, between its throws "
+                                    "and plays" + (", not while a double waits for its answer"
+                                                   if self.phase in ("doubled", "beavered") else ""))
+        reason = self._double_call(event.doubler)
+        if reason:
+            return self, Ruling.call(reason)  # RULES 6.4: no effect on the cube
+        taker = 1 - event.doubler
+        return self._with(cube=self.cube * 2, owner=taker, cube_turned=True), \
+            Ruling(note=f"a double to {self.cube * 2} and its take not seen: side {taker} owns the cube")
 
     def _on_take(self, event: Take):
         if self.phase != "doubled":

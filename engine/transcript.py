@@ -288,6 +288,18 @@ def _entry(action: Action) -> str:
     return f" {word} {action.value} point" + (" and the match" if action.match else "")
 
 
+def _numbered(actions: list[Action]) -> tuple[Action, ...]:
+    """``actions`` numbered as a transcript's lines number them: Player 1 opens a new numbered
+    line; Player 2 writes on the right of the current one."""
+    out, number, left, right = [], 0, False, False
+    for action in actions:
+        if number == 0 or right or (action.side == 0 and left):
+            number, left, right = number + 1, False, False
+        left, right = left or action.side == 0, right or action.side == 1
+        out.append(dataclasses.replace(action, number=number))
+    return tuple(out)
+
+
 def write_transcript(transcript: Transcript, width: int = 33) -> str:
     """The transcript as text: XG's tags, ``N point match``, then each game's turns with
     Player 1 in the left column (``width`` characters) and Player 2 in the right."""
@@ -343,7 +355,7 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
     Called doubles (they had no effect, RULES 6.4) are left out; a play stands as made.
     ``tags`` are extra header tags, e.g. ``(("EventDate", "2025.01.31"),)``.
     """
-    from engine.match import (Beaver, DiceCorrected, Double, Drop, MatchState, NewGame, OpeningThrow,
+    from engine.match import (Beaver, CubeUnseen, DiceCorrected, Double, Drop, MatchState, NewGame, OpeningThrow,
                               Played, Raccoon, Take, Throw)
 
     state = MatchState.new(profile)
@@ -351,20 +363,14 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
     actions: list[Action] = []
     score = (0, 0)
     start = None  # the game's GameStart, when it was joined in progress
-    rows = [0, False, False]  # turn number, left taken, right taken
     crawford_played = False
 
     def add(side: int, kind: str, **fields) -> None:
-        # Player 1 opens a new numbered line; Player 2 writes on the right of the current one
-        number, left, right = rows
-        if number == 0 or right or (side == 0 and left):
-            rows[:] = [number + 1, False, False]
-        rows[1 + side] = True
-        actions.append(Action(rows[0], side, kind, **fields))
+        actions.append(Action(0, side, kind, **fields))  # numbered as the game closes
 
     def close_game() -> None:
         if actions or games or state.game:
-            games.append(GameRecord(len(games) + 1, score, tuple(actions), start=start))
+            games.append(GameRecord(len(games) + 1, score, _numbered(actions), start=start))
 
     for index, event in enumerate(events):
         before = state
@@ -373,12 +379,10 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
             crawford_played = crawford_played or (not before.game and event.crawford_played)
             if before.game:
                 close_game()
-            actions, score, start, rows[:] = [], state.score, event.start, [0, False, False]
+            actions, score, start = [], state.score, event.start
             continue
         if isinstance(event, Throw) and before.phase == "moving" and state.phase != "moving":
             actions.pop()  # a throw found not to count before its play (RULES 2.3): never played
-            line = actions[-1].number if actions else 0
-            rows[:] = [line] + [any(a.number == line and a.side == side for a in actions) for side in (0, 1)]
             continue
         if not ruling.accepted and not isinstance(event, (Played, DiceCorrected)):
             continue
@@ -391,9 +395,17 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
                 ruling.play if ruling.accepted else _written_play(state.before, state.position))
             corrected = isinstance(event, DiceCorrected)
             dice, source = (state.dice, index) if corrected else (actions[last].dice, actions[last].event)
-            actions[last] = Action(actions[last].number, actions[last].side, "play", dice, play, event=source)
+            actions[last] = Action(0, actions[last].side, "play", dice, play, event=source)
         elif isinstance(event, Double):
             add(state.on_roll, "double", value=state.cube * 2)
+        elif isinstance(event, CubeUnseen):
+            # written where it was stated, or before the doubler's turn in hand: a double comes
+            # before the throw (RULES 5.2)
+            at = len(actions)
+            if before.on_roll == event.doubler and before.phase in ("moving", "played"):
+                at = next(k for k in range(len(actions) - 1, -1, -1) if actions[k].kind == "play")
+            actions[at:at] = [Action(0, event.doubler, "double", value=state.cube),
+                              Action(0, 1 - event.doubler, "take")]
         elif isinstance(event, (Take, Drop, Beaver, Raccoon)):
             kind = {Take: "take", Drop: "drop", Beaver: "beaver", Raccoon: "raccoon"}[type(event)]
             value = state.cube if kind in ("beaver", "raccoon") else None

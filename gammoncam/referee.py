@@ -400,6 +400,8 @@ def call_facts(profile: Profile, events: list, index: int, ruling: Ruling, state
     side = state.on_roll
     if type(event).__name__ == "Throw" and state.phase == "played" and side is not None:
         side = 1 - side  # a throw after a play is the next player's
+    elif type(event).__name__ == "CubeUnseen":
+        side = event.doubler  # stated out of turn: the doubler's, whoever is on roll
     turn = last_turn(session_transcript(profile, events[:index + 1]))
     return {"kind": ruling.kind, "reason": ruling.reason, "text": ruling.text, "event": type(event).__name__,
             "seq": index + 1, "player": None if side is None else side + 1, "game": state.game, "turn": turn}

@@ -63,7 +63,7 @@ from typing import Callable
 
 import numpy as np
 
-from engine.match import (Beaver, DiceCorrected, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame,
+from engine.match import (Beaver, CubeUnseen, DiceCorrected, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame,
                           OpeningThrow, Played, Take, Throw)
 from engine.position import Position
 from gammoncam.decoding import (MOST_BORNE_OFF, Decision, Thresholds, counted_margin, danced_between, decode,
@@ -311,9 +311,9 @@ class Tracker:
             self.note("unclear", what="a double judged against a cube the record does not have", **info)
             return None
         ruling = self.referee.submit(event)
-        if isinstance(event, Double) and not ruling.accepted:
+        if isinstance(event, (Double, CubeUnseen)) and not ruling.accepted:
             self.cube_called = True
-        elif ruling.accepted and isinstance(event, (Double, Take, Drop, Beaver, NewGame, GameStart)):
+        elif ruling.accepted and isinstance(event, (Double, CubeUnseen, Take, Drop, Beaver, NewGame, GameStart)):
             self.cube_called = False
         kind = type(event).__name__
         out = {"type": _EVENT_TYPE.get(kind, kind.lower()), **info, **ruling.to_json()}
@@ -545,6 +545,21 @@ class Tracker:
         self.doubted_roll = self.held_read = None
         return self._submit(DiceCorrected(*roll), player=player, dice=list(roll),
                             recorded=sorted(state.dice, reverse=True), **info)
+
+    def double_given(self, player: int, **info) -> object:
+        """An official's word on a double and its take that the watch did not see (the referee
+        page, ``state_double``; the doubt a cube at a side with its face unread raises): player
+        ``player`` (1 light, 2 dark) doubled and the other took (:class:`~engine.match.CubeUnseen`).
+        The cube is looked for where the record now keeps it, so its face read later is no second
+        double; a double the rules forbid is called and the cube stays as the record kept it
+        (RULES 6.4). The referee's ruling; :class:`~engine.match.InvalidEventError` while no game
+        is followed or a double waits for its answer. ``info`` goes with the event (who stated it)."""
+        ruling = self._submit(CubeUnseen(player - 1), player=player, value=self.state.cube * 2, **info)
+        if ruling.accepted:
+            self.cube_seen, self.cube_uv, self.cube_before = self._recorded_cube(), None, None
+            self.cube_unread = self.cube_face_doubted = None
+            self.cube_off_record = False
+        return ruling
 
     # -- games ----------------------------------------------------------------------------
     def _at_start(self, logp: np.ndarray) -> bool:
@@ -1521,8 +1536,10 @@ class Tracker:
         self.cube_unread_noted = (state.game, where)
         value, kept = self._recorded_cube()
         kept = "in the middle" if kept == "middle" else f"at {kept}'s side"
+        # the player who would have doubled, and what an official does if so (the referee page)
         self.note("unclear", what=f"the cube lies at {where}'s side, its face unread, where the record keeps it "
-                                  f"{kept} at {value}: a cube action may have gone unseen")
+                                  f"{kept} at {value}: a cube action may have gone unseen",
+                  player=2 - COLOUR.index(where), action="state_double")
 
     def _note_path(self, logp: np.ndarray) -> None:
         """Keep the board on view, read with confidence, while the turn on the board is not
@@ -2021,4 +2038,4 @@ class Tracker:
 
 _EVENT_TYPE = {"EndUnseen": "game_end_unseen", "NewGame": "game_start", "OpeningThrow": "opening", "Throw": "throw",
                "DiceCorrected": "dice_corrected", "Played": "play", "Double": "double", "Take": "take", "Drop": "drop",
-               "Beaver": "beaver"}
+               "Beaver": "beaver", "CubeUnseen": "cube_unseen"}

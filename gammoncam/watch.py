@@ -375,7 +375,7 @@ class Doubts:
     def hear(self, event: dict) -> None:
         if "what" not in event:
             return
-        doubt = {**{k: event[k] for k in ("t", "type", "player", "what") if k in event},
+        doubt = {**{k: event[k] for k in ("t", "type", "player", "what", "action") if k in event},
                  "game": self.referee.state.game}
         # the same moment told again: its dice may be looked at anew, so they do not tell it apart
         moment = ({k: v for k, v in doubt.items() if k != "t"}, len(self.referee.events))
@@ -486,7 +486,7 @@ class CallBook:
                 self._box_calls[self.calls[-1]["id"]] = self.box.call(event["kind"].upper())
         elif event["type"] == "play" and event.get("put_right") and event.get("accepted"):
             return self._resolve("illegal_play", "corrected")
-        elif event["type"] == "double":
+        elif event["type"] in ("double", "cube_unseen"):
             self._offered = None if event.get("accepted") else event.get("value")
         elif event["type"] == "cube_moved" and self._offered is not None and event.get("value") != self._offered:
             self._offered = None
@@ -583,7 +583,8 @@ class WatchDesk:
     The frame loop and the page's requests run in two threads; one lock keeps them apart.
     """
 
-    ACTIONS = ("acknowledge", "set_mode", "set_players", "calibrate", "amend_roll", "correct_dice", "state_result")
+    ACTIONS = ("acknowledge", "set_mode", "set_players", "calibrate", "amend_roll", "correct_dice", "state_result",
+               "state_double")
 
     def __init__(self, referee, feed=None, box=None):
         self.referee, self.feed = referee, feed
@@ -663,6 +664,8 @@ class WatchDesk:
                 return self._state_result(params["game"], params["winner"], params["points"], author)
             elif action == "correct_dice":  # the throw being played, misread: judged on the roll given from now on
                 return self._correct_dice(params["player"], params["dice"], author)
+            elif action == "state_double":  # a double and take the watch did not see: the cube as stated from now on
+                return self._state_double(params["player"], author)
             else:  # calibrate
                 if self.watcher is None:
                     raise ActionRejected("no camera frame yet to read the board with these corners")
@@ -703,6 +706,30 @@ class WatchDesk:
             self._publish(resolved)
         return ("".join(f"; call {r['call_id']} overruled" for r in overruled)
                 + "".join(f"; call {c['id']} recorded: {c['detail']}" for c in recorded))
+
+    def _state_double(self, player: int, author: str) -> dict:
+        """Player ``player`` doubled and the other took where the watch did not see it
+        (:meth:`gammoncam.tracker.Tracker.double_given`), stated between two settles. A double
+        the rules forbid (not the owner's, in the Crawford game, on a dead cube) is called, and
+        the cube stays as the record kept it (RULES 6.4)."""
+        from engine.match import InvalidEventError
+        from web_ui.feed import ActionRejected
+
+        if self.watcher is None:
+            raise ActionRejected("no game is watched yet")
+        calls, value = len(self.book.calls), self.referee.state.cube * 2
+        try:
+            ruling = self.watcher.tracker.double_given(player, author=author)
+        except InvalidEventError as exc:
+            raise ActionRejected(str(exc)) from None
+        # who stated it, in the log beside the event (the event itself is the record's)
+        self.referee.note({"type": "double_stated", "player": player, "value": value,
+                           "accepted": ruling.accepted, "author": author})
+        if not ruling.accepted:
+            return {"message": f"player {player}'s double to {value}: called ({ruling.text})"
+                               + "".join(f"; call {c['id']}: {c['detail']}" for c in self.book.calls[calls:])}
+        return {"message": f"player {player} doubled to {value} and player {3 - player} took: "
+                           f"player {3 - player} owns the cube"}
 
     def _correct_dice(self, player: int, dice, author: str) -> dict:
         """The throw being played showed ``dice`` (:meth:`gammoncam.tracker.Tracker.roll_given`),

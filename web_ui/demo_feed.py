@@ -3,8 +3,9 @@
 :class:`DemoSession` is a small referee session of its own: each :meth:`DemoSession.step`
 publishes one event (opening throw, throw, play, double, take, an injected illegal play and
 its correction, end of game) with the whole state after it, and it answers referee actions
-from the page (acknowledge, undo, correct, enter a play, profile, players, match length, new
-game or match, mode, calibration). It uses real engine positions and legal plays only.
+from the page (acknowledge, undo, correct, enter a play, amend a roll, correct the dice, state
+a result or a double unseen, profile, players, match length, new game or match, mode,
+calibration). It uses real engine positions and legal plays only.
 
 >>> from web_ui.feed import LiveFeed
 >>> feed = LiveFeed()
@@ -24,7 +25,7 @@ import time
 
 from engine import VARIANTS, InvalidPlayError, Position
 from engine.errors import EngineError
-from engine.match import crawford_game, dead_cube
+from engine.match import CALL_TEXT, crawford_game, dead_cube
 from engine.xgid import XGID
 from web_ui.board import board_state, crawford_flag, page_pips, transcript_from_state
 from web_ui.feed import ActionRejected, LiveFeed
@@ -468,6 +469,22 @@ class DemoSession:
         kind = next((k for k, v in values.items() if v * self.cube["value"] >= points), list(values)[-1])
         self._end_game(winner, kind, {"play": None, "dice": []}, points=points)
         return f"game {game}: player {winner} won {points} point(s); the score is {self.score['1']}-{self.score['2']}"
+
+    def _act_state_double(self, params, author):
+        # a double and take the demo did not show, as an official states it: the cube from now on
+        player, value = params["player"], self.cube["value"] * 2
+        if self.phase not in ("roll", "play", "illegal"):
+            raise ActionRejected("a double and take are stated while a game is played" + (
+                ", not while a double waits for its answer" if self.phase == "take" else ""), status=409)
+        owner = self.cube["owner"]
+        why = ("crawford_game" if self.crawford_now else "not_cube_owner" if owner not in (None, player)
+               else "dead_cube" if self._dead_cube(player) else None)
+        if why is not None:  # the demo makes no calls of its own: the page is told why
+            raise ActionRejected(f"player {player}'s double to {value}: {CALL_TEXT[why]}", status=409)
+        self.cube = {"value": value, "owner": self._other(player), "offered": False}
+        self._publish({"type": "cube_unseen", "player": player, "value": value, "author": author})
+        return f"player {player} doubled to {value} and player {self._other(player)} took: " \
+               f"player {self._other(player)} owns the cube"
 
     def _act_correct_dice(self, params, author):
         # the throw about to be played was misread: it is played with the dice given

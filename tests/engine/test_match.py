@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import Position
-from engine.match import (CALL_SECTION, CALLS, AcceptResignation, Beaver, DiceCorrected, Double, Drop, EndUnseen, GameStart,
+from engine.match import (CALL_SECTION, CALLS, AcceptResignation, Beaver, CubeUnseen, DiceCorrected, Double, Drop,
+                          EndUnseen, GameStart,
                           InvalidEventError, MatchState, NewGame, OpeningThrow, Played, Raccoon,
                           Resign, Take, Throw, event_from_json, event_to_json)
 from engine.profiles import InvalidProfileError, profile
@@ -235,6 +236,35 @@ def test_dice_corrected_judge_the_play_on_the_board_again():
     assert r.accepted and (moving.phase, moving.dice) == ("moving", (5, 2))
     with pytest.raises(InvalidEventError):
         run(at_score((0, 0)), Double())[0].apply(DiceCorrected(6, 6))  # no throw in play
+
+
+def test_a_double_stated_unseen_turns_the_cube_or_is_called_as_any_double():
+    """RULES 5.3: an official states that a double and its take went unseen: the cube stands at
+    twice its value, the taker's, whoever is on roll and whatever the phase of the turn (when it
+    happened is not known). A double the rules forbid is called as it would have been, and has
+    no effect on the cube (RULES 5.2 not the owner's, 6.2 the Crawford game, 6.3 a dead cube,
+    6.4); it is no event while no game is played or a double waits for its answer."""
+    state = at_score((0, 0))  # light acts next
+    moving, _ = run(state, Throw(5, 2))
+    for before in (state, moving):
+        after, (r,) = run(before, CubeUnseen(doubler=1))
+        assert r.accepted and (after.cube, after.owner, after.phase, after.on_roll) == (2, 0, before.phase, before.on_roll)
+        again, (r,) = run(after, CubeUnseen(doubler=0))  # light, the owner, redoubles: dark takes
+        assert r.accepted and (again.cube, again.owner) == (4, 1)
+    taken, _ = run(state, CubeUnseen(doubler=1))
+    dead, _ = run(at_score((1, 3), length=5), CubeUnseen(doubler=0))  # dark owns the 2 at 3 of 5
+    for before, doubler, reason in ((taken, 1, "not_cube_owner"), (at_score((4, 2), length=5), 0, "crawford_game"),
+                                    (dead, 1, "dead_cube")):
+        after, (r,) = run(before, CubeUnseen(doubler))
+        assert (r.kind, r.reason) == ("illegal_double", reason)
+        assert (after.cube, after.owner) == (before.cube, before.owner)
+    doubled, _ = run(state, Double())
+    for before in (doubled, MatchState.new(profile("money")), run(state, Resign(1), AcceptResignation())[0]):
+        with pytest.raises(InvalidEventError):
+            before.apply(CubeUnseen(doubler=0))
+    with pytest.raises(InvalidEventError):
+        state.apply(CubeUnseen(doubler=2))
+    assert event_from_json(event_to_json(CubeUnseen(doubler=1))) == CubeUnseen(doubler=1)
 
 
 def test_calls_are_a_closed_documented_set():

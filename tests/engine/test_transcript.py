@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine import Position
-from engine.match import DiceCorrected, Double, Drop, EndUnseen, NewGame, OpeningThrow, Played, Take, Throw
+from engine.match import (CubeUnseen, DiceCorrected, Double, Drop, EndUnseen, NewGame, OpeningThrow, Played, Take,
+                          Throw)
 from engine.profiles import profile
 from engine.transcript import (AmendmentError, TranscriptError, amend_roll, parse_transcript, session_transcript,
                                state_result, write_transcript)
@@ -70,6 +71,36 @@ def test_dice_corrected_are_exported_with_the_play_that_stands():
         referee.submit(event)
     text = write_transcript(session_transcript(referee.profile, referee.events))
     assert text.rstrip().endswith("1) 31: 8/5 6/5                 52: 13/11 13/8")
+
+
+BEFORE_DARKS_TURN = ("  1) 31: 8/5 6/5                  Doubles => 2\n"
+                     "  2)  Takes                      52: 13/11 13/8\n"
+                     "  3) 64: 24/18 13/9\n")
+AFTER_LIGHTS_THROW = ("  1) 31: 8/5 6/5                 52: 13/11 13/8\n"
+                      "  2) 64: 24/18 13/9               Doubles => 2\n"
+                      "  3)  Takes\n")
+
+
+@pytest.mark.parametrize("stated_at, written", [
+    (4, BEFORE_DARKS_TURN),    # stated while dark (the doubler) moves: before dark's throw
+    (5, BEFORE_DARKS_TURN),    # ... once dark has played, the turn not yet over
+    (6, AFTER_LIGHTS_THROW),   # while light moves: where it was stated
+])
+def test_a_double_stated_unseen_is_written_before_the_doublers_turn_in_hand(stated_at, written):
+    """RULES 5.2: a double comes before the throw. One an official states unseen while the doubler's
+    turn is in hand (thrown, or played and not yet over) is written before that turn's throw;
+    stated at another moment, where it was stated. The transcript reads back to the same cube."""
+    light_opened = Position.start().apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("13/11 13/8")
+    events = [NewGame(), OpeningThrow(3, 1), Played(light_opened), Throw(5, 2), Played(dark_played), Throw(6, 4),
+              Played(dark_played.swapped().apply("24/18 13/9"))]
+    events.insert(stated_at, CubeUnseen(doubler=1))
+    referee = Referee(profile("tournament", match_length=5))
+    assert all(referee.submit(event).accepted for event in events)
+    text = write_transcript(session_transcript(referee.profile, referee.events))
+    assert text.endswith(written)
+    replayed = Replay("stated").run(parse_transcript(text))
+    assert (replayed.state.cube, replayed.state.owner, replayed.calls) == (2, 0, [])
 
 
 def _dark_played(dark_play: str, dice=(4, 1)) -> list:

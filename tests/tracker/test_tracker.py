@@ -580,10 +580,11 @@ def _cube_looks(seed: int):
 
 
 def _tracked(tmp_path, looks, variant="backgammon", preset="money", joined_at=None, finish=False,
-             **options) -> tuple[list, object]:
+             official=None, **options) -> tuple[list, object]:
     """The events a tracker emits on ``looks`` (and as the video ends, with ``finish``), and its
     referee (a money game unless told; ``joined_at``: where the match stood when watching began,
-    as ``watch --score`` gives it)."""
+    as ``watch --score`` gives it; ``official``: ``(n, word)``, an official's word, ``word(tracker)``,
+    given after the first ``n`` looks, as the referee page gives it between two settles)."""
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
@@ -592,6 +593,8 @@ def _tracked(tmp_path, looks, variant="backgammon", preset="money", joined_at=No
     referee = Referee.open(tmp_path / "log.sqlite", profile(preset, variant=variant, condone=True, **options))
     tracker = Tracker(referee, events.append, joined_at=joined_at or {})
     for t, obs in enumerate(looks):
+        if official is not None and t == official[0]:
+            official[1](tracker)
         tracker.observe(obs, float(t))
     if finish:
         tracker.finish()
@@ -1008,18 +1011,8 @@ def test_a_play_of_another_roll_put_right_to_a_play_of_the_roll_read_is_called(t
 def _tracked_with_roll_given(tmp_path, looks, given_after: int, player: int, roll: tuple) -> tuple[list, object]:
     """As :func:`_tracked`, with an official's word on the throw being played (the referee page's
     ``correct_dice``: :meth:`gammoncam.tracker.Tracker.roll_given`) after the first ``given_after`` looks."""
-    from engine.profiles import profile
-    from gammoncam.referee import Referee
-    from gammoncam.tracker import Tracker
-
-    events = []
-    referee = Referee.open(tmp_path / "log.sqlite", profile("money", condone=True))
-    tracker = Tracker(referee, events.append)
-    for t, obs in enumerate(looks):
-        if t == given_after:
-            tracker.roll_given(player, roll, author="Chief TD")
-        tracker.observe(obs, float(t))
-    return events, referee
+    return _tracked(tmp_path, looks, official=(given_after, lambda tracker: tracker.roll_given(
+        player, roll, author="Chief TD")))
 
 
 def test_a_throw_misread_is_judged_on_the_roll_an_official_gives(tmp_path):
@@ -4002,6 +3995,41 @@ def test_a_cube_at_a_side_whose_face_goes_unread_is_told_not_acted_on(tmp_path, 
                                          "in the middle at 1: a cube action may have gone unseen"] * (settles >= 3)
     assert not [e for e in events if e["type"] in ("double", "take", "call")]
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "13/11 13/8"]
+
+
+@pytest.mark.parametrize("doubler", [2, 1])
+def test_a_double_an_official_states_sets_the_cube_and_its_face_read_later_is_no_second_double(tmp_path, doubler):
+    """RULES 5.2, 5.3: as above, the cube lies at light's side with its face unread and the official
+    is told. Dark doubled and light took, says the official who saw it (the referee page's
+    ``state_double``): the record has light owning the cube at 2. When the face is then read
+    surely (2 at light's side) no double is taken from it, and none is called: the cube lies
+    where the record keeps it. Had the official named light instead (light doubled and dark
+    took), the record would have dark owning the cube at 2, as stated, and the cube read at
+    light's side would make no double either: the official's word stands."""
+    look, turns, dark_played = _two_turns(52)
+    light_played = dark_played.apply("13/8 13/11")
+
+    def cube(obs, value, location, uv):
+        obs.cube = {"value": np.array(value), "location": np.array(location), "uv": uv}
+        return obs
+
+    middle = ([0.97, 0.02, 0.01, 0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.5, 0.5])  # 1 (the 64 up), 2, 4 ... 64
+    unread, read = ([0.0, 0.2, 0.55, 0.25, 0.0, 0.0, 0.0], [0.0, 0.97, 0.02, 0.01, 0.0, 0.0, 0.0])
+    light_turn = [look(dark_played, (5, 2)), look(light_played, (5, 2)), look(light_played),
+                  look(light_played, (4, 3), "left"), look(light_played.swapped().apply("13/9 13/10").swapped())]
+    looks = [cube(obs, *middle) for obs in turns] + [
+        cube(obs, read if k >= 3 else unread, [0.0, 1.0, 0.0], [0.5, 0.94]) for k, obs in enumerate(light_turn)]
+    events, referee = _tracked(tmp_path, looks, official=(len(turns) + 3, lambda tracker: tracker.double_given(
+        doubler, author="Chief TD")))
+    stated = [(e["type"], e["player"], e["value"], e["author"], e["accepted"]) for e in events
+              if e["type"] == "cube_unseen"]
+    assert stated == [("cube_unseen", doubler, 2, "Chief TD", True)]
+    assert (referee.state.cube, referee.state.owner) == (2, 2 - doubler)
+    assert not [e for e in events if e["type"] in ("double", "take", "call")]
+    told = [e for e in events if "a cube action may have gone unseen" in e.get("what", "")]
+    assert [(e["player"], e["action"]) for e in told] == [(2, "state_double")]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "13/11 13/8",
+                                                                  "13/10 13/9"]
 
 
 def test_a_foul_called_on_a_roll_read_unsurely_put_right_to_another_roll_read_tells_the_roll(tmp_path):

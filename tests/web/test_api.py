@@ -271,6 +271,13 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     answer = client.post("/api/referee/correct_dice", json={"player": roll["player"], "dice": dice}, headers=bearer())
     assert answer.status_code == 200 and feed.state()["dice"] == dice, answer.get_json()
     assert feed.events_since(0)[-2]["type"] == "dice_corrected"
+    # a double and take the camera missed: the cube is the taker's; the doubler cannot double again
+    doubler = roll["player"]
+    answer = client.post("/api/referee/state_double", json={"player": doubler}, headers=bearer())
+    assert answer.status_code == 200 and feed.state()["cube"]["owner"] == 3 - doubler, answer.get_json()
+    assert feed.events_since(0)[-2]["type"] == "cube_unseen"
+    again = client.post("/api/referee/state_double", json={"player": doubler}, headers=bearer())
+    assert again.status_code == 409 and "Only the cube's owner may redouble." in again.get_json()["error"]
     # a resignation agreed across the table: the game on hand ends with the result stated
     game = feed.state()["game"]
     seen = client.post("/api/referee/state_result", json={"game": game + 1, "winner": 2, "points": 2},
@@ -291,7 +298,7 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     assert state["profile"] == "money" and state["pips"] == {"1": 360, "2": 360}
     assert feed.corners == [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]
     assert set(ACTIONS) == {"acknowledge", "undo", "correct", "enter_play", "amend_roll", "correct_dice",
-                            "state_result", "set_profile", "set_players", "set_match_length", "new_game", "new_match",
+                            "state_result", "state_double", "set_profile", "set_players", "set_match_length", "new_game", "new_match",
                             "set_mode", "calibrate"}
 
 

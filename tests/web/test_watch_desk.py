@@ -87,7 +87,7 @@ def test_silent_mode_players_and_what_the_watch_refuses(desk, tmp_path):
     assert desk.feed.state()["players"] == {"1": "Ana", "2": "Bea"}
     assert '[Player 1 "Ana"]' in transcript_text(desk.referee)
     assert desk.feed.state()["actions"] == ["acknowledge", "set_mode", "set_players", "calibrate", "amend_roll",
-                                           "correct_dice", "state_result"]
+                                           "correct_dice", "state_result", "state_double"]
     for action, body in (("undo", {}), ("correct", {"play": "8/5 6/5"}), ("new_game", {})):
         refused = act(client, action, **body)
         assert refused.status_code == 409 and "the record follows the board" in refused.get_json()["error"]
@@ -252,6 +252,46 @@ def test_the_dice_being_played_are_corrected_on_the_page_and_a_call_on_the_misre
             ("dice_given", [6, 1], [7], "Chief TD")]
         resumed = WatchDesk(again, LiveFeed(empty_state()), Box())
         assert resumed.book.calls == desk.book.calls and resumed.book.box.lit == []
+
+
+def test_a_double_the_watch_did_not_see_is_stated_on_the_page_and_one_the_rules_forbid_is_called(tmp_path):
+    """RULES 5.3: the official saw dark double and light take where the watch did not (the cube
+    turned under a hand): stated on the page, light owns the cube at 2, the log keeps the event
+    and who stated it, and the transcript writes the double before light's next throw. Dark
+    doubling again is stated too, but dark no longer owns the cube (RULES 5.2): called, the box
+    lit, the cube as it was. Nothing is stated before a game is followed or with a bad player."""
+    from looks import two_turns
+
+    referee = Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=5, condone=True))
+    feed, box = LiveFeed(empty_state()), Box()
+    desk = WatchDesk(referee, feed, box)
+    client = create_app(feed, token=TOKEN).test_client()
+    early = act(client, "state_double", player=2)
+    assert early.status_code == 409 and "no game is watched yet" in early.get_json()["error"]
+    desk.watcher = Watcher(None, None, referee, None, emit=desk.hear, lock=desk.lock)
+    idle = act(client, "state_double", player=2)
+    assert idle.status_code == 409 and "while a game is played" in idle.get_json()["error"]
+    look, turns, _ = two_turns(52)
+    for t, obs in enumerate(turns):
+        desk.watcher.tracker.observe(obs, float(t))
+    assert act(client, "state_double", player=3).status_code == 422
+    answer = act(client, "state_double", player=2)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["message"] == "player 2 doubled to 2 and player 1 took: player 1 owns the cube"
+    assert feed.state()["cube"] == {"value": 2, "owner": 1, "offered": False}
+    assert "  2)  Takes" in transcript_text(referee) and "Doubles => 2" in transcript_text(referee)
+    again = act(client, "state_double", player=2)
+    assert again.status_code == 200
+    assert again.get_json()["message"].startswith("player 2's double to 4: called (Only the cube's owner may redouble.)")
+    assert [(c["kind"], c["reason"], c["player"]) for c in feed.state()["calls"]] == [
+        ("illegal_double", "not_cube_owner", 2)]
+    assert box.lit == ["ILLEGAL_DOUBLE"] and (referee.state.cube, referee.state.owner) == (2, 0)
+    referee.close()
+    with Referee.open(tmp_path / "log.sqlite") as log:
+        assert [type(e).__name__ for e in log.events[-2:]] == ["CubeUnseen", "CubeUnseen"]
+        assert [(n["player"], n["value"], n["accepted"], n["author"]) for n in log.notes
+                if n["type"] == "double_stated"] == [(2, 2, True, "Chief TD"), (2, 4, False, "Chief TD")]
+        assert (log.state.cube, log.state.owner) == (2, 0)
 
 
 def test_the_page_names_the_watched_position_by_its_ids(desk):

@@ -82,7 +82,17 @@
         item.prepend(GC.make("strong", "", "Could hide a foul: "));
         if (how) item.append(` (${how})`);
       }
-      if (d.type === "game_end_unseen") {
+      if (d.action === "state_double") {
+        // a cube action the watch may have missed: the official who saw it states the double
+        const stateDouble = GC.make("button", "amend-doubt", "state double…");
+        stateDouble.type = "button";
+        stateDouble.addEventListener("click", () => {
+          const form = document.querySelector("form[data-action=state_double]");
+          form.elements.player.value = String(d.player);
+          form.querySelector("button").focus();
+        });
+        item.append(" ", stateDouble);
+      } else if (d.type === "game_end_unseen") {
         // a game whose end the record did not see: its result may be stated (the form names the game)
         const stateResult = GC.make("button", "amend-doubt", "state result…");
         stateResult.type = "button";
