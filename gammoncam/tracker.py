@@ -63,8 +63,8 @@ from typing import Callable
 
 import numpy as np
 
-from engine.match import (Beaver, CubeUnseen, DiceCorrected, Double, Drop, EndUnseen, GameStart, InvalidEventError, NewGame,
-                          OpeningThrow, Played, Take, Throw)
+from engine.match import (Beaver, CubeUnseen, DiceCorrected, Double, Drop, EndUnseen, GameStart, InvalidEventError,
+                          NewGame, OpeningThrow, Played, Take, Throw)
 from engine.position import Position
 from gammoncam.decoding import (MOST_BORNE_OFF, Decision, Thresholds, counted_margin, danced_between, decode,
                                 expected_classes, explained, free_reading, log_probs, may_bear_off, mixed_stack_play,

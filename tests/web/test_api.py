@@ -298,8 +298,8 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     assert state["profile"] == "money" and state["pips"] == {"1": 360, "2": 360}
     assert feed.corners == [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]
     assert set(ACTIONS) == {"acknowledge", "undo", "correct", "enter_play", "amend_roll", "correct_dice",
-                            "state_result", "state_double", "set_profile", "set_players", "set_match_length", "new_game", "new_match",
-                            "set_mode", "calibrate"}
+                            "state_result", "state_double", "set_profile", "set_players", "set_match_length",
+                            "new_game", "new_match", "set_mode", "calibrate"}
 
 
 def test_handler_rejection_status_passes_through(feed):

@@ -282,7 +282,8 @@ def test_a_double_the_watch_did_not_see_is_stated_on_the_page_and_one_the_rules_
     assert "  2)  Takes" in transcript_text(referee) and "Doubles => 2" in transcript_text(referee)
     again = act(client, "state_double", player=2)
     assert again.status_code == 200
-    assert again.get_json()["message"].startswith("player 2's double to 4: called (Only the cube's owner may redouble.)")
+    assert again.get_json()["message"].startswith(
+        "player 2's double to 4: called (Only the cube's owner may redouble.)")
     assert [(c["kind"], c["reason"], c["player"]) for c in feed.state()["calls"]] == [
         ("illegal_double", "not_cube_owner", 2)]
     assert box.lit == ["ILLEGAL_DOUBLE"] and (referee.state.cube, referee.state.owner) == (2, 0)
