@@ -92,6 +92,10 @@ DANCE_GLIMPSED = 0.1
 # nats better than the board left as it was, the glimpse's odds of each weighed in: as much evidence
 # as :data:`PUT_RIGHT` asks (vid 9804 out of focus: light's 25/24 with a 3-1, glimpsed 3-3, 7.2 nats).
 PLAYED_NOT_DANCED = 4.0
+# Dice read at settles less than this far apart (seconds of video) that show another throw in the
+# same half were one throw still rolling, not picked up and thrown again: no hand reaches in, picks
+# two dice up and throws them in that time (the renders' re-rolls took 1.5 s or more).
+ROLLING_S = 0.5
 # Settles in a row the cube must have been found on for its absence, with a throw lying, to be
 # noted (:meth:`Tracker._note_cube_lifted`): a cube at the picture's edge is found on some settles
 # only (vid 8307, 640x360: three such notes on a cube that never moved, none with 3).
@@ -200,6 +204,7 @@ class Tracker:
     emit: Callable[[dict], None] = lambda e: None
     thresholds: Thresholds = field(default_factory=Thresholds)
     dice_seen: DiceReading | None = None
+    dice_seen_t: float = 0.0  # the time of the last settle that read them
     cube_seen: tuple | None = None
     pending: Pending | None = None
     # False once a play was recorded on the benefit of the doubt or the dice or the turn were in
@@ -436,7 +441,7 @@ class Tracker:
             self.picked_up, self.left_unplayed = self.left_unplayed, None
         seen = self.dice_seen
         if dice is not None and seen is not None and dice.same_throw(seen):
-            self.dice_seen = self._taken_as_counting(seen.seen_again(dice), logp)
+            self.dice_seen, self.dice_seen_t = self._taken_as_counting(seen.seen_again(dice), logp), self.t
             if self.held is not None:
                 self._note_path(logp)
                 self.held = self.dice_seen
@@ -447,13 +452,15 @@ class Tracker:
                     # throw does not count
                     self.held = None
                     self._submit_throw(self.dice_seen.likely()[0], self.dice_seen)
+        elif dice is not None and seen is not None and self._still_rolling(seen, dice):
+            self._rolled_on(seen, dice)
         elif dice is not None:
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
             self._throw(dice, logp)
             self.glimpses, self.turn_path = [], []  # what they could tell of a turn unseen was told by now
             self.last_look = self.left_unplayed = self.picked_up = None
-            self.dice_seen = dice
+            self.dice_seen, self.dice_seen_t = dice, self.t
         elif dice is None and seen is not None:
             self._picked_up(logp)
             self.dice_seen, self.picked_up = None, seen
@@ -705,7 +712,7 @@ class Tracker:
         if agrees:
             if isinstance(dice, DiceReading) and state.phase in ("moving", "played") and (
                     dice.thrower == COLOUR[state.on_roll] or sorted(dice.values) == sorted(state.dice)):
-                self.dice_seen = dice
+                self.dice_seen, self.dice_seen_t = dice, self.t
             return
         self._end_unseen("the watch started again on a board that has moved on since the record's last event")
         self.note("warning", text="the board is no longer where the record left the game when the watch stopped: "
@@ -1045,6 +1052,31 @@ class Tracker:
                       player=info["player"])
             return
         self._submit_throw(roll, dice)
+
+    def _still_rolling(self, seen: DiceReading, dice: DiceReading) -> bool:
+        """Whether ``dice``, another throw than the dice ``seen`` at the last settle but one a
+        moment ago (:data:`ROLLING_S`) in the same half, are those dice still rolling: in a dim
+        room dice sliding slowly change too few pixels to keep the board unsettled, and a settle
+        reads them on their way (vid 10013 in a dim room: dark's 6-5 read 5-3, then 6-1 0.2 s on
+        and some way off, then 6-5 at rest; taken for picked up unplayed and thrown again, a
+        false re-roll call, twice in the game)."""
+        return self.t - self.dice_seen_t <= ROLLING_S and dice.half == seen.half
+
+    def _rolled_on(self, seen: DiceReading, dice: DiceReading) -> None:
+        """The dice ``seen`` were still rolling (:meth:`_still_rolling`): the throw is what they
+        show now. A throw held as unsure is held as now read; one recorded from them, with
+        nothing played since, is corrected to the roll read now (:class:`~engine.match.DiceCorrected`:
+        no call, its play is judged on it)."""
+        self.dice_seen, self.dice_seen_t = dice, self.t
+        if self.held is not None:
+            self.held = dice
+            return
+        state, last = self.state, self.referee.events[-1] if self.referee.events else None
+        roll = dice.likely()[0]
+        if (isinstance(last, Throw) and state.phase == "moving" and COLOUR[state.on_roll] in (dice.thrower, None)
+                and sorted(roll) != sorted(state.dice)):  # the throw is the record's last event: nothing played
+            self._submit(DiceCorrected(*roll), player=state.on_roll + 1, dice=list(roll),
+                         recorded=sorted(state.dice, reverse=True), why="the dice were still rolling: read again")
 
     def _danced_and_threw_again(self, dice: DiceReading) -> bool:
         """In backgammon, where the half tells the thrower: whether the last turn recorded was a

@@ -580,11 +580,12 @@ def _cube_looks(seed: int):
 
 
 def _tracked(tmp_path, looks, variant="backgammon", preset="money", joined_at=None, finish=False,
-             official=None, **options) -> tuple[list, object]:
+             official=None, times=None, **options) -> tuple[list, object]:
     """The events a tracker emits on ``looks`` (and as the video ends, with ``finish``), and its
     referee (a money game unless told; ``joined_at``: where the match stood when watching began,
     as ``watch --score`` gives it; ``official``: ``(n, word)``, an official's word, ``word(tracker)``,
-    given after the first ``n`` looks, as the referee page gives it between two settles)."""
+    given after the first ``n`` looks, as the referee page gives it between two settles; ``times``:
+    each look's time in seconds, by default a second apart)."""
     from engine.profiles import profile
     from gammoncam.referee import Referee
     from gammoncam.tracker import Tracker
@@ -592,10 +593,10 @@ def _tracked(tmp_path, looks, variant="backgammon", preset="money", joined_at=No
     events = []
     referee = Referee.open(tmp_path / "log.sqlite", profile(preset, variant=variant, condone=True, **options))
     tracker = Tracker(referee, events.append, joined_at=joined_at or {})
-    for t, obs in enumerate(looks):
-        if official is not None and t == official[0]:
+    for k, obs in enumerate(looks):
+        if official is not None and k == official[0]:
             official[1](tracker)
-        tracker.observe(obs, float(t))
+        tracker.observe(obs, float(k) if times is None else times[k])
     if finish:
         tracker.finish()
     return events, referee
@@ -3891,6 +3892,34 @@ def test_a_dance_seen_as_one_die_and_recorded_is_no_throw_picked_up_unplayed(tmp
     assert not [e for e in events if e.get("kind") == "reroll"]
     assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [
         (1, "8/5 6/5"), (2, "24/18 13/9"), (1, "13/7* 8/7"), (2, ""), (1, "8/4 6/4")]
+
+
+@pytest.mark.parametrize("apart", [0.2, 2.0])
+def test_dice_read_on_their_way_to_rest_are_one_throw_not_a_reroll(tmp_path, apart):
+    """RULES 2.3: light throws 6-5. A settle reads the dice still sliding, as 5-3; the next, 0.2 s
+    on, some way off, as 6-1; then at rest, as 6-5; light plays 24/13. No hand picks two dice up
+    and throws them again in 0.2 s: it was one throw, read again as it came to rest, so no re-roll
+    is called and the play is recorded with the 6-5 (vid 10013 in a dim room, where dice sliding
+    slowly left the board settled: two false re-roll calls). Seen 2 s apart, other dice elsewhere
+    are a throw made again (a re-roll, as before)."""
+    look, turns, dark_played = _two_turns(55)
+    light_played = dark_played.apply("24/13")
+
+    def lying(obs, *places):
+        for die, uv in zip(obs.dice, places):
+            die["uv"] = uv
+        return obs
+
+    rolling, at_rest = ([0.62, 0.3], [0.8, 0.6]), ([0.66, 0.36], [0.75, 0.66])
+    looks = turns + [lying(look(dark_played, (5, 3)), *rolling), lying(look(dark_played, (6, 1)), *at_rest),
+                     lying(look(dark_played, (6, 5)), *at_rest), lying(look(light_played, (6, 5)), *at_rest),
+                     look(light_played), look(light_played, (3, 1), "left")]
+    t0 = float(len(turns))
+    times = [float(k) for k in range(len(turns))] + [t0, t0 + apart, t0 + apart + 0.2, t0 + apart + 2, t0 + apart + 3,
+                                                     t0 + apart + 4]
+    events, referee = _tracked(tmp_path, looks, times=times)
+    assert [e["reason"] for e in events if not e.get("accepted", True)] == ([] if apart < 0.5 else ["invalid_throw"])
+    assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == (1, [6, 5], "24/13")
 
 
 def test_a_play_being_put_right_is_no_board_lost(tmp_path):
