@@ -109,7 +109,7 @@ def evaluate(directory: Path, out: Path | None = None, limit: int | None = None,
                "bar_wrong": sum(1 for i in wrong if i >= 24), "off_ok": off_ok,
                "board_exact": not wrong and off_ok, "ms": obs.extra["ms"],
                "hands": bool(truth["hands_cover_board"]), "variant": truth["variant"],
-               "refitted": obs.extra["refitted"]}
+               "refitted": obs.extra["refitted"], "borne_off": any(want["off"].values())}
         if rec.extras:
             row["dice_ok"] = got["dice"] == want["dice"] or sorted(got["dice"]) == sorted(want["dice"])
             row["throw_ok"] = row["dice_ok"] and got["throw_valid"] == want["throw_valid"]
@@ -238,6 +238,11 @@ def _unread(name: str, truth: dict, rec) -> dict:
     return row
 
 
+def _share(flags: list) -> str:
+    """``right/all`` of ``flags``."""
+    return f"{sum(flags)}/{len(flags)}"
+
+
 def summary(rows: list) -> dict:
     """The figures over ``rows`` (one per frame)."""
     if not rows:
@@ -249,6 +254,9 @@ def summary(rows: list) -> dict:
            "point_errors": sum(r["points_wrong"] for r in rows),
            "bar_accuracy": round(1 - sum(r["bar_wrong"] for r in rows) / (2 * n), 6),
            "off_accuracy": round(sum(r["off_ok"] for r in rows) / n, 6),
+           # frames with checkers borne off (the trays hold some): both sides' counts right, whole boards
+           "off_accuracy_borne_off": _share([r["off_ok"] for r in rows if r.get("borne_off")]),
+           "board_exact_borne_off": _share([r["board_exact"] for r in rows if r.get("borne_off")]),
            "board_exact": round(sum(r["board_exact"] for r in rows) / n, 6),
            "ms_median": round(float(np.median(ms)), 2),
            "ms_p90": round(float(np.percentile(ms, 90)), 2)}

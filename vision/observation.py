@@ -3,8 +3,9 @@
 The tracker combines observations with the rules, so the recognizer hands over the whole
 distribution, not only its best guess. ``points[row][slot]`` and ``bar[colour]`` are
 probability vectors over :data:`vision.checkers.CLASSES` (empty, light 1..15, dark 1..15);
-``off`` is derived from the rest (each side has fifteen checkers), so it is given as the
-best reading only. Dice and cube carry their own small distributions.
+``off[colour]``, where the trays were read (:mod:`vision.trays`), a probability vector over
+0..15 borne off, which the joint reading weighs against the fifteen less the checkers seen.
+Dice and cube carry their own small distributions.
 
 >>> import numpy as np
 >>> obs = Observation.uniform()
@@ -35,6 +36,9 @@ BORNE_OFF = np.array([0.8251, 0.0184, 0.0168, 0.0162, 0.0149, 0.0141, 0.0133, 0.
 # right 83.6% at half weight, 84.2% at three quarters (boards with checkers off 39 -> 37 of 53,
 # the others 823 -> 843 of 947), 83.1% at full weight.
 BORNE_OFF_WEIGHT = 0.75
+# The tray network's weight against the location readings (its odds are a likelihood: it was
+# trained with every count drawn equally often, vision.train.TASKS).
+TRAY_WEIGHT = 1.0
 _COUNT = {colour: np.array([n if c == colour else 0 for c, n in CLASSES]) for colour in ("light", "dark")}
 CUBE_LOCATIONS = ("middle", "light", "dark")
 
@@ -137,6 +141,8 @@ class Observation:
     cube: dict | None = None  # {"value": (7,) probs over CUBE_VALUES, "location": (3,) probs}
     # (26,) in LOCATIONS order: the probability that the stack holds both colours (None: not read)
     mixed: np.ndarray | None = None
+    # colour -> (16,) the tray's probabilities of 0..15 borne off, a likelihood (None: not read)
+    off: dict | None = None
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -158,16 +164,28 @@ class Observation:
     def best_classes(self) -> np.ndarray:
         """The likeliest class of every location, jointly, with at most fifteen checkers of a
         colour on the board (RULES 1) and the rest borne off, as often as :data:`BORNE_OFF`
-        says: where reading each location alone gives more (two pale colours, both taken for
-        light), the locations likeliest to be the other colour are; where it gives fewer with
-        nothing borne off likely (a long nardy head of 12 read as empty), the count is weighed
-        against fifteen."""
+        says and, where the trays were read, as the trays show: where reading each location
+        alone gives more (two pale colours, both taken for light), the locations likeliest to
+        be the other colour are; where it gives fewer with nothing borne off likely (a long
+        nardy head of 12 read as empty), the count is weighed against fifteen."""
         p = self.location_probs()
         alone = np.argmax(p, axis=1)
-        if _COUNT["light"][alone].sum() == 15 and _COUNT["dark"][alone].sum() == 15:
+        trays_empty = self.off is None or all(int(np.argmax(q)) == 0 for q in self.off.values())
+        if _COUNT["light"][alone].sum() == 15 and _COUNT["dark"][alone].sum() == 15 and trays_empty:
             return alone  # the likeliest reading, and nothing borne off: the likeliest count
-        off = BORNE_OFF_WEIGHT * np.log(BORNE_OFF)[::-1]  # by checkers on the board, 0..15
-        return likeliest_classes(np.log(np.maximum(p, 1e-12)), off)
+        return likeliest_classes(np.log(np.maximum(p, 1e-12)), self.on_board_prior())
+
+    def on_board_prior(self) -> np.ndarray:
+        """(16, 16): the log-likelihood of each count of light and dark checkers on the board,
+        from how often real play has the rest borne off (:data:`BORNE_OFF`) and what the trays
+        show (``off``)."""
+        by_side = []
+        for colour in ("light", "dark"):
+            off = BORNE_OFF_WEIGHT * np.log(BORNE_OFF)  # by checkers borne off, 0..15
+            if self.off is not None:
+                off = off + TRAY_WEIGHT * np.log(np.maximum(self.off[colour], 1e-6))
+            by_side.append(off[::-1])  # by checkers on the board
+        return by_side[0][:, None] + by_side[1][None, :]
 
     def best(self) -> dict:
         """The most likely reading in the recognizer's form (without confidence)."""
@@ -212,6 +230,7 @@ class Observation:
                 "throw_valid": round(float(self.throw_valid), 6),
                 "cube": None if self.cube is None else {k: np.round(v, 6).tolist() for k, v in self.cube.items()},
                 "mixed": None if self.mixed is None else np.round(self.mixed, 6).tolist(),
+                "off": None if self.off is None else {c: np.round(p, 6).tolist() for c, p in self.off.items()},
             }
         out.update(self.extra)
         return out

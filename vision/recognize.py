@@ -12,7 +12,8 @@
    colours (:func:`vision.adapt.untold_colours`).
 4. Whether a stack holds both colours (a checker laid on a point the opponent holds), from the
    same crops, when the mixed-stack network is installed (``obs.mixed``).
-5. Dice and cube (:mod:`vision.dice`, :mod:`vision.cube`) when their models are installed.
+5. Dice and cube (:mod:`vision.dice`) and the checkers borne off
+   (:mod:`vision.trays`) when their models are installed.
 
 >>> rec = Recognizer()  # doctest: +SKIP
 >>> rec(image, corners).best()["top"]  # doctest: +SKIP
@@ -24,7 +25,7 @@ import time
 
 import numpy as np
 
-from vision import checkers
+from vision import checkers, trays
 from vision.adapt import untold_colours
 from vision.corners import BOARDS_TRIED, REFIT_SURER, boards_found, refitted
 from vision.observation import Observation
@@ -49,6 +50,8 @@ class Recognizer:
                 self.extras.append(dice.DiceReader())
         except ImportError:  # dice stage not installed
             pass
+        if trays.MODEL.exists():
+            self.extras.append(trays.TrayReader())
 
     def __call__(self, image: np.ndarray, corners, bar: float | None = None, mover: str | None = None,
                  colours=None, frame_colours: bool = True, refit: bool = False) -> Observation:

@@ -10,6 +10,9 @@ Retrain the checker network from scratch::
     gammoncam synth images --n 3000 --seed 101 --out data/train
     gammoncam train-vision checkers data/train --epochs 12 --out models/checkers.onnx   # --net small: the first design
 
+The mixed-stack and tray networks are trained the same way on their own renders
+(``train-vision mixed``, ``train-vision trays``: ``models/mixed.md``, ``models/trays.md``).
+
 A run saves ``<out>.ckpt`` after every epoch and resumes from it when started again.
 """
 
@@ -23,7 +26,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision import checkers
+from vision import checkers, trays
 from vision.pool import worker_pool
 from vision.rectify import Field, estimate_bar
 
@@ -35,24 +38,27 @@ def _cut(job):
     image = cv2.imread(str(directory / "images" / f"{name}.jpg"))
     field = Field(np.array(truth["field"]), estimate_bar(image, np.array(truth["field"])))
     rng = np.random.default_rng([seed, index])
-    return checkers.crops(image, field, jitter=rng), checkers.labels(truth["recognized"]), checkers.mixed_labels(truth)
+    return (checkers.crops(image, field, jitter=rng), checkers.labels(truth["recognized"]), checkers.mixed_labels(truth),
+            trays.crops(image, field), trays.labels(truth["recognized"]))
 
 
 def checker_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0) -> Path:
-    """The crops, labels and mixed-stack flags of a synth directory, cut once into
-    ``checker_crops.npz`` (its path)."""
+    """The location crops, labels and mixed-stack flags of a synth directory, and its tray
+    crops and borne-off counts, cut once into ``checker_crops.npz`` (its path; one cut before
+    the trays were read is cut again)."""
     cache = directory / "checker_crops.npz"
     if cache.exists():
-        return cache
+        with np.load(cache) as data:
+            if "t" in data:
+                return cache
     n = len(list((directory / "truth").glob("*.json")))
     jobs = [(directory, i, jitter_seed) for i in range(n)]
-    xs, ys, ms = [], [], []
+    cut = [[], [], [], [], []]
     with worker_pool(workers, cv2.setNumThreads, (1,)) as pool:
-        for x, y, m in tqdm(pool.map(_cut, jobs, chunksize=8), total=n, desc="cutting crops", unit="img"):
-            xs.append(x)
-            ys.append(y)
-            ms.append(m)
-    np.savez(cache, x=np.concatenate(xs), y=np.concatenate(ys), m=np.concatenate(ms))
+        for parts in tqdm(pool.map(_cut, jobs, chunksize=8), total=n, desc="cutting crops", unit="img"):
+            for kept, part in zip(cut, parts):
+                kept.append(part)
+    np.savez(cache, **{key: np.concatenate(kept) for key, kept in zip("xymto", cut)})
     return cache
 
 
@@ -97,33 +103,38 @@ def _augment(xb, rng):
 
 
 def _checker_crops(directories: list[Path], task: str = "stacks") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The crops and labels (``task``: "stacks", the 31 readings; "mixed", the mixed-stack flags)
-    of all ``directories`` in one array each (filled in place: a copy of many sets would not fit
-    in memory), and which image each crop comes from."""
+    """The crops and labels (``task``: "stacks", the 31 readings; "mixed", the mixed-stack flags;
+    "trays", the tray crops and their borne-off counts) of all ``directories`` in one array each
+    (filled in place: a copy of many sets would not fit in memory), and which image each crop
+    comes from."""
+    crop, label = ("t", "o") if task == "trays" else ("x", "y" if task == "stacks" else "m")
+    per_image = len(trays.COLOURS) if task == "trays" else len(checkers.LOCATIONS)
     sizes = []
     for d in directories:
         with np.load(checker_dataset(d)) as data:
-            sizes.append(len(data["y"]))
+            sizes.append(len(data[crop]))
     x = np.empty((sum(sizes), checkers.CROP[1], checkers.CROP[0], 3), np.uint8)
     y = np.empty(sum(sizes), np.int64)
     at = 0
     for d, n in zip(directories, sizes):
         with np.load(checker_dataset(d)) as data:
-            x[at:at + n] = data["x"]
-            # Caches cut before the flags were kept come from renders without fouls: none mixed.
-            y[at:at + n] = data["y"] if task == "stacks" else data["m"] if "m" in data else 0
+            x[at:at + n] = data[crop]
+            y[at:at + n] = data[label]
         at += n
-    return x, y, np.arange(len(y)) // len(checkers.LOCATIONS)
+    return x, y, np.arange(len(y)) // per_image
 
 
 TASKS = {
     # task: (outputs, label smoothing, how much likelier a crop of each kind is drawn than an empty
-    # stack, resp. a stack of one colour)
+    # stack, resp. a stack of one colour; None: every class drawn equally often)
     "stacks": (len(checkers.CLASSES), 0.02, 2.0),  # non-empty stacks, the minority and the hard part
     # Mixed stacks drawn about as often as the rest (a board rendered with ``--fouls 0.5`` has
     # half a mixed stack among its 26 locations), so the network's odds are the likelihood ratio
     # the tracker weighs (:func:`gammoncam.decoding.mixed_stack_play`), not skewed by a prior.
     "mixed": (2, 0.0, 40.0),
+    # Each count borne off drawn equally often, so the tray network gives a likelihood, which the
+    # joint reading weighs with how often real play has that many off (vision.observation.BORNE_OFF).
+    "trays": (trays.COUNTS, 0.02, None),
 }
 
 
@@ -133,7 +144,8 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
     """Train (or resume) a network on the location crops of the synth ``directories``; export
     ONNX to ``out``. ``task`` (:data:`TASKS`): "stacks", the checker network (colour and count);
     "mixed", the mixed-stack network (checkers of both colours on one point, renders made with
-    ``synth images --fouls``).
+    ``synth images --fouls``); "trays", the tray network (checkers borne off, renders made with
+    ``synth images --bear-off``).
 
     ``init`` starts from an earlier run's checkpoint (fine-tuning, e.g. with a lower ``lr``);
     ``size`` names the network (:data:`CHECKER_NETS`)."""
@@ -149,7 +161,10 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
     rng = np.random.default_rng(seed)
     val = (rng.random(image[-1] + 1) < val_fraction)[image]  # whole images held out, not single crops
     train_at, val_at = np.flatnonzero(~val), np.flatnonzero(val)
-    weights = np.where(y[train_at] == 0, 1.0, drawn)
+    if drawn is None:
+        weights = 1.0 / np.bincount(y[train_at], minlength=outputs)[y[train_at]]
+    else:
+        weights = np.where(y[train_at] == 0, 1.0, drawn)
     weights /= weights.sum()
     steps = min(len(train_at), samples) // batch  # an 'epoch' is ``samples`` crops drawn by weight
     net = checker_net(size, outputs)

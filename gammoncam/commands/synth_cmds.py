@@ -49,10 +49,11 @@ def _images(args) -> int:
         raise UsageError("--n must be at least 1")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    if not 0.0 <= args.fouls <= 1.0:
-        raise UsageError("--fouls must be a share between 0 and 1")
+    for name in ("fouls", "bear_off"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            raise UsageError(f"--{name.replace('_', '-')} must be a share between 0 and 1")
     write_images(_out_dir(args.out), args.n, args.seed, VARIANTS[args.variant], _size(args.size), args.workers,
-                 fouls=args.fouls)
+                 fouls=args.fouls, bear_off=args.bear_off)
     return 0
 
 
@@ -182,6 +183,8 @@ def register(subparsers) -> None:
     images.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     images.add_argument("--fouls", type=float, default=0.0, metavar="SHARE",
                         help="share of boards with a checker laid on the other side's stack (default 0)")
+    images.add_argument("--bear-off", type=float, default=0.0, metavar="SHARE",
+                        help="share of boards in the bear-off: every checker home, 0-15 a side borne off (default 0)")
     images.set_defaults(func=_images)
 
     video = sub.add_parser("video", help="a game from a transcript, or played by the engine, as mp4 + "

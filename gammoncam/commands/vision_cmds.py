@@ -6,6 +6,7 @@ Examples::
     gammoncam eval-vision runs/test --out runs/test_eval
     gammoncam train-vision checkers runs/train --epochs 12 --out models/checkers.onnx
     gammoncam train-vision mixed runs/fouls --net small --epochs 8 --out models/mixed.onnx
+    gammoncam train-vision trays runs/bear_off --net small --epochs 10 --out models/trays.onnx
     gammoncam train-vision corners runs/train --epochs 12 --out models/corners.onnx
 """
 
@@ -152,6 +153,10 @@ def _train(args) -> int:
         raise UsageError(str(exc)) from None
 
 
+#: the stages trained on crops cut in field coordinates, and their task (vision.train.TASKS)
+CROP_TASKS = {"checkers": "stacks", "mixed": "mixed", "trays": "trays"}
+
+
 def _run_training(args) -> int:
     from vision.train import train_checkers
 
@@ -167,7 +172,7 @@ def _run_training(args) -> int:
         raise UsageError(f"--only {args.only} needs --init: the other network is kept as that checkpoint holds it")
     if args.init:
         init = Path(args.init)
-        if args.stage in ("checkers", "mixed") and init.suffix == ".onnx":
+        if args.stage in CROP_TASKS and init.suffix == ".onnx":
             raise UsageError(f"--init for {args.stage} takes a checkpoint (.ckpt), not an ONNX export")
         exports = [init.parent / f"{init.stem}_{n}.onnx" for n in networks] if init.suffix == ".onnx" else [init]
         if not any(e.exists() for e in exports):
@@ -185,10 +190,10 @@ def _run_training(args) -> int:
         result = train_corners(dirs, Path(args.out or "models/corners.onnx"), epochs=args.epochs, lr=args.lr,
                                threads=args.threads, init=Path(args.init) if args.init else None,
                                only=args.only)
-    elif args.stage in ("checkers", "mixed"):
+    elif args.stage in CROP_TASKS:
         result = train_checkers(dirs, Path(args.out or f"models/{args.stage}.onnx"), epochs=args.epochs, lr=args.lr,
                                 samples=args.samples, init=Path(args.init) if args.init else None,
-                                size=args.net or "wide", task="stacks" if args.stage == "checkers" else "mixed")
+                                size=args.net or "wide", task=CROP_TASKS[args.stage])
     else:
         from vision.train import train_dice
 
@@ -235,16 +240,17 @@ def register(subparsers) -> None:
     p.set_defaults(func=_eval)
 
     p = subparsers.add_parser("train-vision", help="train a recognizer network on rendered data (needs torch)")
-    p.add_argument("stage", choices=("checkers", "mixed", "dice", "corners"),
-                   help="mixed: the mixed-stack network, on renders made with `synth images --fouls`")
+    p.add_argument("stage", choices=(*CROP_TASKS, "dice", "corners"),
+                   help="mixed: the mixed-stack network, on renders made with `synth images --fouls`; trays: "
+                        "the tray network, on renders made with `synth images --bear-off`")
     p.add_argument("dirs", nargs="+")
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
-    p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers, mixed)")
+    p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers, mixed, trays)")
     p.add_argument("--init", help="start from this checkpoint's weights (dice, corners: or from ONNX exports, "
                         "e.g. models/dice.onnx for models/dice_finder.onnx and models/dice_reader.onnx)")
     p.add_argument("--net", choices=("small", "wide"),
-                   help="the network's size: checker or mixed-stack (vision.train.CHECKER_NETS; default wide), "
+                   help="the network's size: checker, mixed-stack or tray (vision.train.CHECKER_NETS; default wide), "
                         "dice reader (vision.train.READER_NETS; default small)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (dice, corners)")
     p.add_argument("--train-on", choices=("auto", "cpu", "cuda"), default="auto",

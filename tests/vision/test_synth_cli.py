@@ -32,13 +32,26 @@ def test_images(tmp_path):
     assert "kpt_shape: [4, 3]" in (tmp_path / "data.yaml").read_text()
 
 
+def test_images_in_the_bear_off_fill_the_trays(tmp_path):
+    """``--bear-off 1``: every board in the bear-off, all checkers home, some borne off."""
+    assert main(["synth", "images", "--n", "4", "--seed", "4", "--out", str(tmp_path), "--size", "320x180",
+                 "--workers", "1", "--bear-off", "1"]) == 0
+    for path in sorted((tmp_path / "truth").iterdir()):
+        board = json.loads(path.read_text())["board"]
+        assert sum(board["player"][6:]) + sum(board["opponent"][6:]) + board["player_bar"] == 0
+    offs = [json.loads(p.read_text())["recognized"]["off"] for p in (tmp_path / "truth").iterdir()]
+    assert sum(off["light"] + off["dark"] for off in offs) > 0
+
+
 def test_bad_input(tmp_path, capsys):
     assert main(["synth", "images", "--n", "0", "--seed", "1", "--out", str(tmp_path)]) == 2
     assert main(["synth", "images", "--n", "2", "--seed", "1", "--out", "/proc/nowhere/x"]) == 2
+    assert main(["synth", "images", "--n", "2", "--seed", "1", "--out", str(tmp_path), "--bear-off", "1.5"]) == 2
     assert main(["synth", "video", "--transcript", str(tmp_path / "missing.txt"), "--seed", "1",
                  "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 3 and all(line.startswith("gammoncam synth:") for line in err)
+    assert len(err) == 4 and all(line.startswith("gammoncam synth:") for line in err)
+    assert "--bear-off must be a share between 0 and 1" in err[2]
 
 
 def test_video_from_transcript(tmp_path, capsys):

@@ -68,6 +68,25 @@ def test_the_mixed_stack_network_trains_on_fouled_renders_and_exports_two_output
     assert p.shape == (3, 2) and np.allclose(p.sum(axis=1), 1.0)
 
 
+def test_the_tray_network_trains_on_bear_off_renders_and_reads_sixteen_counts(tmp_path):
+    """``train-vision trays`` on a few renders made with ``--bear-off``: each count drawn alike,
+    an ONNX the recognizer loads as its tray reader (0 to 15 borne off, for each side)."""
+    from vision import trays
+    from vision.synth.dataset import write_images
+    from vision.train import _checker_crops, train_checkers
+
+    data = tmp_path / "bear_off"
+    write_images(data, 6, seed=3, size=(640, 360), workers=1, progress=False, bear_off=1.0)
+    crops, counts, image = _checker_crops([data], "trays")
+    assert crops.shape[0] == counts.shape[0] == 12 and image.tolist() == [k // 2 for k in range(12)]
+    assert counts.max() > 0  # the trays hold checkers
+    out = tmp_path / "trays.onnx"
+    train_checkers([data], out, epochs=1, batch=4, samples=8, size="small", task="trays", val_fraction=0.3)
+    reader = trays.TrayReader(out)
+    p = reader.model(np.zeros((2, *trays.CROP[::-1], 3), np.uint8))
+    assert p.shape == (2, trays.COUNTS) and np.allclose(p.sum(axis=1), 1.0)
+
+
 def test_a_reader_of_another_size_starts_from_scratch_beside_the_shipped_finder(tmp_path):
     # models/dice.onnx's finder is kept as shipped; a reader of other widths cannot take the
     # shipped reader's weights, so it trains from scratch, and a run that would keep it refuses.

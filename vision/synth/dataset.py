@@ -29,8 +29,8 @@ JPEG_QUALITY = 95
 
 
 def _write_one(job) -> int:
-    out, seed, index, variant, size, fouls = job
-    img, truth = render_image(seed, index, variant, size, fouls)
+    out, seed, index, variant, size, fouls, bear_off = job
+    img, truth = render_image(seed, index, variant, size, fouls, bear_off)
     name = f"{index:06d}"
     cv2.imwrite(str(out / "images" / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     (out / "labels" / f"{name}.txt").write_text(truth.pop("yolo"))
@@ -43,13 +43,14 @@ def _init_worker() -> None:
 
 
 def write_images(out: Path, n: int, seed: int, variant: str | None = None, size: tuple | None = None,
-                 workers: int = 2, progress: bool = True, fouls: float = 0.0) -> None:
+                 workers: int = 2, progress: bool = True, fouls: float = 0.0, bear_off: float = 0.0) -> None:
     """Render images 0..n-1 of run ``seed`` into the dataset directory ``out`` (``fouls``: the
-    share of boards with a checker laid on the other side's stack)."""
+    share of boards with a checker laid on the other side's stack; ``bear_off``: the share of
+    boards in the bear-off, trays filled)."""
     for sub in ("images", "labels", "truth"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(data_yaml())
-    jobs = [(out, seed, i, variant, size, fouls) for i in range(n)]
+    jobs = [(out, seed, i, variant, size, fouls, bear_off) for i in range(n)]
     bar = tqdm(total=n, unit="img", desc="rendering", disable=not progress)
     if workers <= 1:
         for job in jobs:

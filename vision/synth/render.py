@@ -131,11 +131,13 @@ class Stage:
         return truth
 
 
-def render_image(seed: int, index: int, variant: str | None = None, size: tuple | None = None, fouls: float = 0.0):
+def render_image(seed: int, index: int, variant: str | None = None, size: tuple | None = None, fouls: float = 0.0,
+                 bear_off: float = 0.0):
     """Random image ``index`` of run ``seed``: ``(image, truth)``; any variant and size if not given;
-    ``fouls``: the share of boards with a checker on the other side's stack."""
+    ``fouls``: the share of boards with a checker on the other side's stack; ``bear_off``: the
+    share of boards in the bear-off (:func:`vision.synth.scene.bearing_off_board`)."""
     rng = image_rng(seed, index)
     variant = variant or ("backgammon", "long")[int(rng.random() < 0.35)]
     size = size or SIZES[rng.integers(len(SIZES))]
     stage = Stage(rng, variant, tuple(size))
-    return stage.render(random_content(rng, stage.geo, variant, fouls))
+    return stage.render(random_content(rng, stage.geo, variant, fouls, bear_off))
