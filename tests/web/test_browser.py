@@ -285,6 +285,36 @@ def test_a_game_that_ended_unseen_has_its_result_stated_from_the_referee_page(se
         assert [(n["winner"], n["points"]) for n in referee.notes if n.get("type") == "result"] == [(2, 2)]
 
 
+def test_a_double_the_watch_did_not_see_is_stated_from_the_referee_page(server, page, feed, tmp_path):
+    """The watch read the cube at light's side with its face unread: the page lists it with a
+    "state double…" button naming dark, who would have doubled; the official who saw dark double
+    and light take states it, and light owns the cube at 2."""
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.watch import Watcher, WatchDesk
+    from looks import two_turns
+
+    with Referee.open(tmp_path / "log.sqlite", profile("tournament", match_length=5)) as referee:
+        desk = WatchDesk(referee, feed)
+        desk.watcher = Watcher(None, None, referee, None, emit=desk.hear, lock=desk.lock)
+        _, turns, _ = two_turns(52)
+        for t, obs in enumerate(turns):
+            desk.watcher.tracker.observe(obs, float(t))
+        page.goto(server.url + "/referee")
+        page.wait_for_selector("#conn >> text=live")
+        desk.hear({"t": 114.0, "frame": 1710, "type": "unclear", "player": 2, "action": "state_double",
+                   "what": "the cube lies at light's side, its face unread, where the record keeps it in the middle "
+                           "at 1: a cube action may have gone unseen"})
+        form = "form[data-action=state_double]"
+        page.select_option(f"{form} select[name=player]", "1")
+        page.click("#doubts button >> text=state double…")
+        assert page.input_value(f"{form} select[name=player]") == "2"
+        page.fill("#token", TOKEN)
+        page.click(f"{form} button")
+        page.wait_for_selector("#result >> text=player 2 doubled to 2 and player 1 took: player 1 owns the cube")
+        assert (referee.state.cube, referee.state.owner) == (2, 0)
+
+
 def test_a_call_logged_in_silent_mode_shows_no_banner_and_is_listed_as_logged(server, page, feed):
     """RULES 7.3: in silent mode a watched game's call is only logged (gammoncam.watch.CallBook):
     no banner on the live page, the history and the referee page say it was logged."""
