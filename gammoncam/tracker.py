@@ -94,7 +94,8 @@ DANCE_GLIMPSED = 0.1
 PLAYED_NOT_DANCED = 4.0
 # Dice read at settles less than this far apart (seconds of video) that show another throw in the
 # same half were one throw still rolling, not picked up and thrown again: no hand reaches in, picks
-# two dice up and throws them in that time (the renders' re-rolls took 1.5 s or more).
+# two dice up and throws them in that time (in the renders 2 s pass from the last still frame of
+# the throw picked up to the first of the throw made again: the pick-up 1 s, the dice rolling 0.7 s).
 ROLLING_S = 0.5
 # Settles in a row the cube must have been found on for its absence, with a throw lying, to be
 # noted (:meth:`Tracker._note_cube_lifted`): a cube at the picture's edge is found on some settles
@@ -453,7 +454,7 @@ class Tracker:
                     self.held = None
                     self._submit_throw(self.dice_seen.likely()[0], self.dice_seen)
         elif dice is not None and seen is not None and self._still_rolling(seen, dice):
-            self._rolled_on(seen, dice)
+            self._rolled_on(dice)
         elif dice is not None:
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
@@ -1062,9 +1063,9 @@ class Tracker:
         false re-roll call, twice in the game)."""
         return self.t - self.dice_seen_t <= ROLLING_S and dice.half == seen.half
 
-    def _rolled_on(self, seen: DiceReading, dice: DiceReading) -> None:
-        """The dice ``seen`` were still rolling (:meth:`_still_rolling`): the throw is what they
-        show now. A throw held as unsure is held as now read; one recorded from them, with
+    def _rolled_on(self, dice: DiceReading) -> None:
+        """The dice seen at the last settle were still rolling (:meth:`_still_rolling`): the
+        throw is what they show now, ``dice``. A throw held as unsure is held as now read; one recorded from them, with
         nothing played since, is corrected to the roll read now (:class:`~engine.match.DiceCorrected`:
         no call, its play is judged on it)."""
         self.dice_seen, self.dice_seen_t = dice, self.t
