@@ -38,8 +38,8 @@ def _cut(job):
     image = cv2.imread(str(directory / "images" / f"{name}.jpg"))
     field = Field(np.array(truth["field"]), estimate_bar(image, np.array(truth["field"])))
     rng = np.random.default_rng([seed, index])
-    return (checkers.crops(image, field, jitter=rng), checkers.labels(truth["recognized"]), checkers.mixed_labels(truth),
-            trays.crops(image, field), trays.labels(truth["recognized"]))
+    return (checkers.crops(image, field, jitter=rng), checkers.labels(truth["recognized"]),
+            checkers.mixed_labels(truth), trays.crops(image, field), trays.labels(truth["recognized"]))
 
 
 def checker_dataset(directory: Path, workers: int = 2, jitter_seed: int = 0) -> Path:
