@@ -425,11 +425,12 @@ def session_transcript(profile, events, players=("Player 1", "Player 2"), tags=(
 
 
 class AmendmentError(EngineError):
-    """An official's amendment that the record cannot take (:func:`amend_roll`, :func:`state_result`)."""
+    """An official's amendment that the record cannot take (:func:`amend_roll`, :func:`state_result`,
+    :func:`state_double`)."""
 
 
 class Amendment(NamedTuple):
-    """What :func:`amend_roll` or :func:`state_result` makes of a session's events."""
+    """What :func:`amend_roll`, :func:`state_result` or :func:`state_double` makes of a session's events."""
 
     events: list  # the events amended
     index: int  # the event amended
@@ -545,7 +546,7 @@ def state_result(profile, events, game: int, winner: int, points: int) -> Amendm
     >>> [(k, ruling.reason) for k, ruling in fixed.called]   # 0-2 in 3: game 2 is the Crawford game
     [(6, 'crawford_game')]
     """
-    from engine.match import Beaver, Drop, EndUnseen, MatchState, Raccoon, Take
+    from engine.match import EndUnseen, MatchState
 
     where = f"game {game}"
     if winner not in (1, 2):
@@ -572,29 +573,107 @@ def state_result(profile, events, game: int, winner: int, points: int) -> Amendm
                              f"its result stated")
     if (seen.winner, seen.points) == (winner - 1, points):
         raise AmendmentError(f"{where}: the record already has {points} point(s) to player {winner}")
+    amended = [*events[:index], EndUnseen(winner - 1, points), *events[index + 1:]]
+    refusal = f"{where}: the record does not stand with that result"
+    ended = MatchState.new(profile)
     try:
-        new = EndUnseen(winner - 1, points)
-        amended = [*events[:index], new, *events[index + 1:]]
-        was, now, withdrawn, called = MatchState.new(profile), MatchState.new(profile), [], []
-        for k, (before, after) in enumerate(zip(events, amended)):
-            was, ruling_was = was.apply(before)
+        for event in amended[:index + 1]:
+            ended, _ = ended.apply(event)
+    except InvalidEventError as exc:
+        raise AmendmentError(f"{refusal}: {exc}") from None
+    if ended.phase == "match_over" and index + 1 < len(events):
+        raise AmendmentError(f"{where}: {points} point(s) win player {winner} the match, "
+                             f"but the record goes on after it ({len(events) - index - 1} event(s))")
+    withdrawn, called = _judged_again(profile, events, amended, refusal)
+    return Amendment(amended, index, withdrawn, called)
+
+
+def state_double(profile, events, game: int, turn: int, player: int) -> Amendment:
+    """``events`` with a double and take the record did not see, stated by an official: player
+    ``player`` (1 light, 2 dark) doubled at the start of their turn ``turn`` of game ``game``
+    (numbered as :func:`session_transcript` numbers them), before that turn's throw (RULES 5.2),
+    and the other player took (5.3): :class:`engine.match.CubeUnseen` put before the throw
+    (``index``). Every position stands; the cube stands at twice its value at the taker's side
+    from then on, so the game's points and what the score decides are judged again: a later
+    double by the doubler, who no longer owns the cube, is called (``called``), a redouble by the
+    taker that was called for want of the cube is no longer (``withdrawn``). A double the rules
+    forbid then (not the cube's owner, the Crawford game, a dead cube, the cube's limit: 5.2,
+    5.8, 6.2, 6.3), before the opening throw, or where the record already has that double, is
+    refused with :class:`AmendmentError`; a double that was dropped ended the game:
+    :func:`state_result` states it.
+
+    >>> from engine.match import NewGame, OpeningThrow, Played, Throw, Double, Take
+    >>> from engine.position import Position
+    >>> from engine.profiles import profile
+    >>> opened = Position.start().apply("8/5 6/5")
+    >>> dark = opened.swapped().apply("24/14")
+    >>> events = [NewGame(), OpeningThrow(3, 1), Played(opened), Throw(6, 4), Played(dark),
+    ...           Throw(5, 2), Played(dark.swapped().apply("13/8 13/11")), Double(), Take()]
+    >>> fixed = state_double(profile("money"), events, 1, 1, 2)   # dark doubled before their 6-4
+    >>> fixed.events[fixed.index], [(k, ruling.reason) for k, ruling in fixed.called]   # and again
+    (CubeUnseen(doubler=1), [(8, 'not_cube_owner')])
+    >>> write_transcript(session_transcript(profile("money"), fixed.events)).splitlines()[-3:]   # 6-4 now turn 2
+    ['  1) 31: 8/5 6/5                  Doubles => 2', '  2)  Takes                      64: 24/14', '  3) 52: 13/11* 13/8']
+    >>> state_double(profile("money"), fixed.events, 1, 2, 2)
+    Traceback (most recent call last):
+    ...
+    engine.transcript.AmendmentError: game 1, turn 2: the record already has player 2's double there
+    """
+    from engine.match import CubeUnseen, MatchState, OpeningThrow
+
+    where = f"game {game}, turn {turn}"
+    record = session_transcript(profile, events)  # numbers the turns as the official reads them
+    actions = next((g.actions for g in record.games if g.number == game), ())
+    at = next((k for k, a in enumerate(actions) if a.number == turn and a.side == player - 1
+               and a.kind == "play" and a.event is not None), None)
+    if at is None:
+        raise AmendmentError(f"{where}: the record has no roll of player {player} there")
+    index = actions[at].event
+    if isinstance(events[index], OpeningThrow):
+        raise AmendmentError(f"{where}: no double comes before the opening throw (RULES 2.1, 5.2)")
+    if at and actions[at - 1].kind == "take" and actions[at - 2].kind == "double" and actions[at - 2].side == player - 1:
+        raise AmendmentError(f"{where}: the record already has player {player}'s double there")
+    amended = [*events[:index], CubeUnseen(doubler=player - 1), *events[index:]]
+    state = MatchState.new(profile)
+    for event in amended[:index]:
+        state, _ = state.apply(event)
+    try:
+        doubled, ruling = state.apply(amended[index])
+    except InvalidEventError as exc:
+        raise AmendmentError(f"{where}: {exc}") from None
+    if not ruling.accepted:
+        raise AmendmentError(f"{where}: player {player} could not double then ({ruling.text})")
+    withdrawn, called = _judged_again(profile, events, amended, f"{where}: the record does not stand with "
+                                         f"that double", inserted=index)
+    return Amendment(amended, index, withdrawn, called)
+
+
+def _judged_again(profile, events, amended, refusal: str, inserted: int | None = None) -> tuple:
+    """``amended`` (``events`` with one event replaced, or one ``inserted`` at that index)
+    judged beside ``events``: the events of ``amended`` whose calls fall with the change, those
+    newly called ``(index, ruling)`` (the answer to a double goes with it, not on its own).
+    Every event must leave the board, the player on roll, the dice and
+    the game as before, or :class:`AmendmentError` (``refusal`` and why)."""
+    from engine.match import Beaver, Drop, MatchState, Raccoon, Take
+
+    was, now, withdrawn, called = MatchState.new(profile), MatchState.new(profile), [], []
+    try:
+        for k, after in enumerate(amended):
             now, ruling_now = now.apply(after)
-            if k == index and now.phase == "match_over" and k + 1 < len(events):
-                raise AmendmentError(f"{where}: {points} point(s) win player {winner} the match, "
-                                     f"but the record goes on after it ({len(events) - k - 1} event(s))")
+            if k == inserted:
+                continue
+            was, ruling_was = was.apply(events[k - (inserted is not None and k > inserted)])
             if (ruling_now.accepted, ruling_now.reason) != (ruling_was.accepted, ruling_was.reason):
-                # the answer to a double called (or no longer called) goes with it, not on its own
                 answer = isinstance(after, (Take, Drop, Beaver, Raccoon))
                 if not ruling_was.accepted and not (answer and withdrawn and withdrawn[-1] == k - 1):
                     withdrawn.append(k)
                 if not ruling_now.accepted and not (answer and called and called[-1][0] == k - 1):
                     called.append((k, ruling_now))
             if (was.position, was.on_roll, was.dice, was.game) != (now.position, now.on_roll, now.dice, now.game):
-                raise AmendmentError(f"{where}: the record does not stand with that result (event {k + 1} "
-                                     f"would leave another board)")
+                raise AmendmentError(f"{refusal} (event {k + 1} would leave another board)")
     except InvalidEventError as exc:
-        raise AmendmentError(f"{where}: the record does not stand with that result: {exc}") from None
-    return Amendment(amended, index, tuple(withdrawn), tuple(called))
+        raise AmendmentError(f"{refusal}: {exc}") from None
+    return tuple(withdrawn), tuple(called)
 
 
 def with_roll(event, dice, player: int):

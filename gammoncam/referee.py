@@ -234,14 +234,14 @@ class Referee:
         """
         from engine.transcript import amend_roll
 
-        record = self.record
+        record, seqs = recorded_with_seqs(self.events, self.notes)
         fixed = amend_roll(self.profile, record, game, turn, player, dice, foul=foul)
         was, now = record[fixed.index], fixed.events[fixed.index]
         # seq: the log's numbers of the events, from 1, as `gammoncam export --format jsonl` gives them
-        note = {"type": "amended", "seq": fixed.index + 1, "game": game, "turn": turn, "player": player,
+        note = {"type": "amended", "seq": seqs[fixed.index], "game": game, "turn": turn, "player": player,
                 "dice": sorted((now.die1, now.die2), reverse=True), "was": sorted((was.die1, was.die2), reverse=True),
-                "withdrawn": [k + 1 for k in fixed.withdrawn], "foul": foul,
-                "called": [{"seq": k + 1, "reason": r.reason, "text": r.text} for k, r in fixed.called],
+                "withdrawn": [seqs[k] for k in fixed.withdrawn], "foul": foul,
+                "called": [{"seq": seqs[k], "reason": r.reason, "text": r.text} for k, r in fixed.called],
                 "author": author}
         self.note(note)
         return note
@@ -285,19 +285,72 @@ class Referee:
                 raise AmendmentError(f"game {game}: {exc}") from None
             if ruling is None or not ruling.accepted:
                 raise AmendmentError(f"game {game}: the game could not be ended ({getattr(ruling, 'text', '')})")
-            index, was, withdrawn, called = len(self.events) - 1, None, (), []
+            seq, was, withdrawn, called = len(self.events), None, [], []
         else:
-            before = self.record
+            before, seqs = recorded_with_seqs(self.events, self.notes)
             fixed = state_result(self.profile, before, game, winner, points)
-            index, withdrawn, stated = fixed.index, fixed.withdrawn, before[fixed.index]
+            stated = before[fixed.index]
             was = None if stated.winner is None else [stated.winner + 1, stated.points]
-            judged = as_judged(self.profile, fixed.events, [])[0]  # the calls as the record now judges them
-            called = [call_facts(self.profile, fixed.events, k, ruling, judged[k][1]) for k, ruling in fixed.called]
-        note = {"type": "result", "seq": index + 1, "game": game, "winner": winner, "points": points, "was": was,
-                "withdrawn": [k + 1 for k in withdrawn], "called": called, "author": author}
+            seq, withdrawn, called = seqs[fixed.index], *self._calls_changed(fixed, seqs)
+        note = {"type": "result", "seq": seq, "game": game, "winner": winner, "points": points, "was": was,
+                "withdrawn": withdrawn, "called": called, "author": author}
         self.note(note)
         self.state = as_judged(self.profile, self.events, self.notes)[1]
         return note
+
+    def state_double(self, game: int, turn: int, player: int, author: str = "referee") -> dict:
+        """An official's word on a double and take the record did not see, told after the turn
+        it came before (the cube turned under a hand, its face unread; on the page, while the
+        game is played, the event :class:`engine.match.CubeUnseen` states it at once): player
+        ``player`` (1 light, 2 dark) doubled at the start of their turn ``turn`` of game ``game``
+        and the other took (:func:`engine.transcript.state_double`: the cube at twice its value
+        at the taker's side from then on, so the game's points and the calls that hang on the
+        cube are judged again). Kept as a note (``seq``: the logged event the double came before,
+        ``value``: the cube after it, ``withdrawn`` and ``called`` as for :meth:`state_result`);
+        the events and verdicts stay as logged, :attr:`record` and the state have the double.
+        :class:`engine.transcript.AmendmentError` says why one is refused.
+
+        >>> from engine.match import NewGame, OpeningThrow, Played, Throw, Double, Take
+        >>> from engine.position import Position
+        >>> from engine.profiles import profile
+        >>> ref = Referee(profile("tournament", match_length=5))
+        >>> opened = Position.start().apply("8/5 6/5")
+        >>> for event in (NewGame(), OpeningThrow(3, 1), Played(opened), Throw(6, 4),
+        ...               Played(opened.swapped().apply("24/14")), Throw(5, 2)):
+        ...     _ = ref.submit(event)
+        >>> note = ref.state_double(1, 1, 2, author="Ana")   # dark doubled before their 6-4
+        >>> note["seq"], note["value"], ref.state.cube, ref.state.owner, len(ref.events), len(ref.record)
+        (4, 2, 2, 0, 6, 7)
+        """
+        from engine.transcript import state_double
+
+        before, seqs = recorded_with_seqs(self.events, self.notes)
+        fixed = state_double(self.profile, before, game, turn, player)
+        withdrawn, called = self._calls_changed(fixed, seqs)
+        value = as_judged(self.profile, fixed.events[:fixed.index + 1], [])[1].cube
+        note = {"type": "double", "seq": seqs[fixed.index], "game": game, "turn": turn, "player": player,
+                "value": value, "withdrawn": withdrawn, "called": called, "author": author}
+        self.note(note)
+        self.state = as_judged(self.profile, self.events, self.notes)[1]
+        return note
+
+    def _calls_changed(self, fixed, seqs: list) -> tuple[list, list]:
+        """The calls that an official's word on the record (``fixed``: an
+        :class:`engine.transcript.Amendment` of the record, whose events the log numbers
+        ``seqs``) withdraws, by the log's numbers, and makes, each with what it says of itself
+        (:func:`call_facts`, numbered as the log numbers the event called). A word that would
+        call a double an official stated before is refused (:class:`engine.transcript.AmendmentError`)."""
+        from engine.transcript import AmendmentError
+
+        if len(fixed.events) > len(seqs):  # a double stated: the log has no number for it
+            seqs = [*seqs[:fixed.index], None, *seqs[fixed.index:]]
+        changed = [*fixed.withdrawn, *(k for k, _ in fixed.called)]
+        if any(seqs[k] is None for k in changed):
+            raise AmendmentError("that would make a double an official stated before one the rules forbid")
+        judged = as_judged(self.profile, fixed.events, [])[0]  # the calls as the record now judges them
+        called = [{**call_facts(self.profile, fixed.events, k, ruling, judged[k][1]), "seq": seqs[k]}
+                  for k, ruling in fixed.called]
+        return [seqs[k] for k in fixed.withdrawn], called
 
     @property
     def record(self) -> list:
@@ -339,24 +392,39 @@ class Referee:
 def recorded(events: list, notes: list) -> list:
     """``events`` as the record stands with the officials' ``notes``: each roll amended
     (:meth:`Referee.amend_roll`) and each result stated (:meth:`Referee.state_result`) put in
-    place of the event it names, a later word on an event over an earlier one. IndexError for
-    a note that names no event of these."""
-    from engine.match import EndUnseen
+    place of the event it names, a later word on an event over an earlier one, and each double
+    stated (:meth:`Referee.state_double`) put before the event it names. IndexError for a note
+    that names no event of these."""
+    return recorded_with_seqs(events, notes)[0]
+
+
+def recorded_with_seqs(events: list, notes: list) -> tuple[list, list]:
+    """:func:`recorded`, and the log's number (from 1) of each of its events: None for a double
+    an official stated."""
+    from engine.match import CubeUnseen, EndUnseen
     from engine.transcript import with_roll
 
-    events = list(events)
+    events, before = list(events), {}
     for note in notes:
-        if note.get("type") in ("amended", "result"):
+        if note.get("type") in ("amended", "result", "double"):
             if not 1 <= note["seq"] <= len(events):
                 raise IndexError(f"an amendment names event {note['seq']}, not one of the log's")
             k = note["seq"] - 1
             if note["type"] == "amended":
                 events[k] = with_roll(events[k], note["dice"], note["player"])
+            elif note["type"] == "double":
+                before.setdefault(k, []).append(CubeUnseen(doubler=note["player"] - 1))
             elif isinstance(events[k], EndUnseen):
                 events[k] = EndUnseen(note["winner"] - 1, note["points"])
             else:
                 raise IndexError(f"a result is stated for event {note['seq']}, which ended no game unseen")
-    return events
+    record, seqs = [], []
+    for k, event in enumerate(events):
+        record += before.get(k, [])
+        seqs += [None] * len(before.get(k, []))
+        record.append(event)
+        seqs.append(k + 1)
+    return record, seqs
 
 
 class ReplayError(ValueError):
@@ -369,11 +437,11 @@ class ReplayError(ValueError):
 
 def as_judged(profile: Profile, events: list, notes: list) -> tuple[list, MatchState]:
     """``events`` judged as the session judged them: ``[(ruling, state after)]`` and the state at
-    the end. A result an official stated (a ``result`` note) counts from the moment it was stated
-    (the note's ``after``), as it did while the session ran: the events before were judged on the
-    score without it, those after on the score with it. :class:`ReplayError` for an event the
-    match cannot take."""
-    stated = [n for n in notes if n.get("type") == "result"]
+    the end. A result or a double an official stated (a ``result`` or ``double`` note) counts
+    from the moment it was stated (the note's ``after``), as it did while the session ran: the
+    events before were judged on the score and cube without it, those after with it.
+    :class:`ReplayError` for an event the match cannot take."""
+    stated = [n for n in notes if n.get("type") in ("result", "double")]
     state, judged, taken = MatchState.new(profile), [], 0
     for index in range(len(events) + 1):
         if taken < len(stated) and stated[taken]["after"] <= index:

@@ -458,7 +458,7 @@ class CallBook:
     def _take_note(self, note: dict, mode: str) -> str:
         """Book again what ``note`` (a referee log's) did to the calls; the mode from then on."""
         kind = note.get("type")
-        if kind in ("amended", "dice_given", "result"):
+        if kind in ("amended", "dice_given", "result", "double"):
             self.overrule(note["withdrawn"], note["author"])
             self.record_calls({**note, "called": note.get("called", [])})
         elif kind in ("acknowledged", "call_resolved"):

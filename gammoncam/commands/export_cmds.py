@@ -1,11 +1,13 @@
 """``gammoncam export LOG``: a referee log read back, as a match transcript or event by event;
 ``gammoncam amend LOG``: an official's word on a roll the record got wrong; ``gammoncam result
-LOG``: an official's word on how a game ended where the record did not see it.
+LOG``: an official's word on how a game ended where the record did not see it; ``gammoncam double
+LOG``: an official's word on a double and take the record did not see.
 
     gammoncam export ~/.local/share/gammoncam/logs/watch-20261202-101500-4242.sqlite --out match.mat
     gammoncam export session.sqlite --format jsonl
     gammoncam amend session.sqlite --game 1 --turn 14 --player 2 --dice 6-4 --by "A. Official"
     gammoncam result session.sqlite --game 3 --winner 2 --points 2 --by "A. Official"
+    gammoncam double session.sqlite --game 2 --turn 9 --player 1 --by "A. Official"
 
 The log is what ``watch`` (or any referee session) wrote before acting on each event, so it is
 the record that survives a crash, a lost camera or a closed page. ``mat`` (the default) is the
@@ -39,6 +41,20 @@ still in progress (the watch stopped before the next game), is ended with it. Wh
 then decides is judged again: a double the record took in what is now the Crawford game or on a
 dead cube (RULES 6.2, 6.3) is called, and said so. A game the record saw end is refused in one
 line, as is a result that wins the match before games the record has after it.
+
+A double and take the watch did not see (the cube turned under a hand, its face unread in a dim
+room), found only after the turn, is stated with ``double``
+(:meth:`gammoncam.referee.Referee.state_double`; while the game is played the referee page's
+"state double" does it at once): the player doubled at the start of the turn named, before its
+throw, and the other took. The cube stands at twice its value at the taker's side from then on,
+so the game's points count it and what hangs on the cube is judged again: a later double by the
+doubler, who no longer owns the cube, is called, a redouble by the taker called for want of the
+cube is withdrawn. The transcript writes the double and take before that turn, which the turns
+after it are numbered from. A double the rules forbid then (not the cube's owner, the Crawford
+game, a dead cube: RULES 5.2, 6.2, 6.3) is refused in one line; a double dropped ended the game,
+which ``result`` states.
+
+    gammoncam double session.sqlite --game 1 --turn 7 --player 2 --by "A. Official"
 """
 
 from __future__ import annotations
@@ -78,6 +94,14 @@ def register(subparsers) -> None:
     result.add_argument("--points", type=int, required=True, help="the points it scored, the cube's value included")
     result.add_argument("--by", default="referee", help="who states it (kept in the log)")
     result.set_defaults(func=run_result)
+    double = subparsers.add_parser("double", help="state a double and take the referee log did not see")
+    double.add_argument("log", metavar="LOG", help="the referee session's SQLite log (watch --log)")
+    double.add_argument("--game", type=int, required=True, help="the game, as the transcript numbers it")
+    double.add_argument("--turn", type=int, required=True,
+                        help="the doubler's turn it came before, as that game's transcript numbers it")
+    double.add_argument("--player", type=int, choices=(1, 2), required=True, help="who doubled: 1 light, 2 dark")
+    double.add_argument("--by", default="referee", help="who states it (kept in the log)")
+    double.set_defaults(func=run_double)
 
 
 def event_records(referee) -> list[dict]:
@@ -168,6 +192,14 @@ def run_result(args) -> int:
     was = f" (was player {note['was'][0]}, {note['was'][1]} point(s))" if note["was"] else ""
     print(f"game {args.game}: player {args.winner} won {args.points} point(s){was}, stated by {args.by}; "
           f"the score is {score[0]}-{score[1]}{_calls_said(note)}")
+    return 0
+
+
+def run_double(args) -> int:
+    note, score = _amend_log(args.log, "double", lambda referee: referee.state_double(
+        args.game, args.turn, args.player, author=args.by))
+    print(f"game {args.game}, turn {args.turn}: player {args.player} doubled to {note['value']} and player "
+          f"{3 - args.player} took, stated by {args.by}; the score is {score[0]}-{score[1]}{_calls_said(note)}")
     return 0
 
 

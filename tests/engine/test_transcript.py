@@ -12,7 +12,7 @@ from engine.match import (CubeUnseen, DiceCorrected, Double, Drop, EndUnseen, Ne
                           Throw)
 from engine.profiles import profile
 from engine.transcript import (AmendmentError, TranscriptError, amend_roll, parse_transcript, session_transcript,
-                               state_result, write_transcript)
+                               state_double, state_result, write_transcript)
 from gammoncam.referee import Referee
 from gammoncam.replay import Replay
 
@@ -249,6 +249,54 @@ def test_only_a_game_that_ended_unseen_has_its_result_stated():
     stated = state_result(match, _ended_unseen_then_doubled(), 1, 1, 1).events
     with pytest.raises(AmendmentError, match="already has 1 point"):
         state_result(match, stated, 1, 1, 1)
+
+
+def _double_missed_then_redoubled():
+    """Light opens 3-1 in a 5 point match, dark plays 6-4, light doubles and dark drops: light
+    wins 1 point as the record saw it. Dark's double before the 6-4, taken, went unseen."""
+    opened = Position.start().apply("8/5 6/5")
+    return [NewGame(), OpeningThrow(3, 1), Played(opened), Throw(6, 4),
+            Played(opened.swapped().apply("24/18 13/9")), Double(), Drop()]
+
+
+def test_a_double_stated_unseen_counts_for_the_cube_and_the_game_after_it():
+    """An official says dark doubled before their 6-4 and light took (RULES 5.2, 5.3): light's
+    double is then a redouble to 4 by the cube's owner, and dark's drop gives light 2 points,
+    not 1 (5.3). The transcript writes the double and take before the 6-4, which is turn 2 from
+    then on, and reads back to the same match."""
+    match = profile("tournament", match_length=5)
+    events = _double_missed_then_redoubled()
+    fixed = state_double(match, events, 1, 1, 2)
+    assert fixed.index == 3 and fixed.events == [*events[:3], CubeUnseen(doubler=1), *events[3:]]
+    assert fixed.called == () and fixed.withdrawn == ()
+    referee = Referee(match)
+    for event in fixed.events:
+        assert referee.submit(event).accepted
+    assert referee.state.score == (2, 0)
+    text = write_transcript(session_transcript(match, fixed.events))
+    assert ("  1) 31: 8/5 6/5                  Doubles => 2\n  2)  Takes                      64: 24/18 13/9\n"
+            "  3)  Doubles => 4                Drops\n  4)  Wins 2 point\n") in text
+    assert Replay(parse_transcript(text)).run(parse_transcript(text)).state.score == (2, 0)
+
+
+def _doubled_and_played_on():
+    """Game 2 of :func:`_ended_unseen_then_doubled` played on: dark's 6-4, light's 2-1, dark's
+    3-1 thrown (light owns the cube at 2)."""
+    events = _ended_unseen_then_doubled()
+    dark = Position.start().apply("13/11 13/8").swapped().apply("24/18 24/20")
+    return [*events, Played(dark), Throw(2, 1), Played(dark.swapped().apply("8/6 6/5")), Throw(3, 1)]
+
+
+@pytest.mark.parametrize("game, turn, player, refused", [
+    (2, 3, 2, "player 2 could not double then \\(Only the cube's owner may redouble"),  # light owns the cube
+    (2, 2, 2, "the record already has player 2's double there"),
+    (2, 1, 1, "no double comes before the opening throw"),
+    (2, 4, 1, "the record has no roll of player 1 there"),
+    (3, 1, 2, "the record has no roll of player 2 there"),
+])
+def test_a_double_the_record_cannot_take_is_refused_with_the_reason(game, turn, player, refused):
+    with pytest.raises(AmendmentError, match=refused):
+        state_double(profile("tournament", match_length=5), _doubled_and_played_on(), game, turn, player)
 
 
 def gnubg_records(path: Path):

@@ -243,3 +243,41 @@ def test_a_result_stated_that_makes_a_double_illegal_says_so(tmp_path, capsys):
     assert main(["result", str(log), "--game", "1", "--winner", "2", "--points", "1", "--by", "TD"]) == 0
     assert capsys.readouterr().out == ("game 1: player 2 won 1 point(s) (was player 2, 4 point(s)), stated by TD; "
                                        "the score is 0-1; the call on event 7 withdrawn\n")
+
+
+def test_a_double_stated_after_the_watch_is_exported_and_logged(tmp_path, capsys):
+    """Dark's double before their 6-4, taken, went unseen; light then doubled and dark dropped, so
+    the record gave light 1 point. The official states dark's double afterwards: light's double
+    was a redouble to 4 and the drop scores 2 (RULES 5.3). The transcript writes the double and
+    take before the 6-4; the log keeps the note; a double the record cannot take is one line and
+    changes nothing."""
+    from engine.match import Double, Drop, NewGame, OpeningThrow, Played, Throw
+    from engine.position import Position
+
+    log = tmp_path / "log.sqlite"
+    opened = Position.start().apply("8/5 6/5")
+    with Referee.open(log, profile("tournament", match_length=5)) as ref:
+        for event in (NewGame(), OpeningThrow(3, 1), Played(opened), Throw(6, 4),
+                      Played(opened.swapped().apply("24/18 13/9")), Double(), Drop()):
+            ref.submit(event)
+        assert ref.state.score == (1, 0)
+    for args, why in ((["--turn", "1", "--player", "1"], "no double comes before the opening throw"),
+                      (["--turn", "2", "--player", "2"], "the record has no roll of player 2 there"),
+                      (["--game", "2", "--turn", "1", "--player", "2"], "the record has no roll of player 2")):
+        assert main(["double", str(log), *(["--game", "1"] if "--game" not in args else []), *args]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and why in err[0], err
+    with Referee.open(log) as ref:
+        assert ref.notes == []
+    assert main(["double", str(log), "--game", "1", "--turn", "1", "--player", "2", "--by", "Chief TD"]) == 0
+    assert capsys.readouterr().out == ("game 1, turn 1: player 2 doubled to 2 and player 1 took, stated by Chief TD; "
+                                       "the score is 2-0\n")
+    assert main(["export", str(log)]) == 0
+    assert ("  1) 31: 8/5 6/5                  Doubles => 2\n  2)  Takes                      64: 24/18 13/9\n"
+            "  3)  Doubles => 4                Drops\n  4)  Wins 2 point\n") in capsys.readouterr().out
+    assert main(["export", str(log), "--format", "jsonl"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(n["note"]["type"], n["note"]["seq"], n["note"]["author"]) for n in lines if "note" in n] == \
+        [("double", 4, "Chief TD")]
+    assert main(["double", str(log), "--game", "1", "--turn", "2", "--player", "2"]) == 2
+    assert "already has player 2's double there" in capsys.readouterr().err

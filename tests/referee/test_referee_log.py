@@ -289,3 +289,54 @@ def test_a_result_stated_counts_from_then_on_and_the_log_reopens_to_the_same_ses
     with Referee.open(log) as again:
         assert (snapshot(again), again.record) == before
         assert [r.accepted for r in again.rulings][7] is True  # dark's first double as judged when made
+
+
+def test_a_double_stated_counts_from_then_on_and_the_log_reopens_to_the_same_session(tmp_path):
+    """Dark doubled before their 4-1 and light took, unseen (the cube turned under a hand); the
+    official states it once light has thrown again. The record has the double before the 4-1,
+    the cube stands at 2 at light's side, and dark's later double is called (RULES 5.2: not the
+    owner). A roll amended after it (the 4-1's 13/9/8 is a 3-2's too, 13/10/8) names the event
+    as the log numbers it, though the record has one more before it; the log reopened has the
+    same verdicts, state and record."""
+    from engine.match import CubeUnseen, Double, NewGame, OpeningThrow, Played
+    from engine.position import Position
+    from engine.profiles import profile
+
+    log = tmp_path / "log.sqlite"
+    opened = Position.start().apply("8/5 6/5")
+    with Referee.open(log, profile("tournament", match_length=5)) as referee:
+        for event in (NewGame(), OpeningThrow(3, 1), Played(opened), Throw(4, 1),
+                      Played(opened.swapped().apply("13/8")), Throw(5, 2)):
+            assert referee.submit(event).accepted
+        note = referee.state_double(1, 1, 2, author="Chief TD")
+        assert (note["seq"], note["value"], note["withdrawn"], note["called"]) == (4, 2, [], [])
+        assert (referee.state.cube, referee.state.owner) == (2, 0)
+        assert referee.record[3] == CubeUnseen(doubler=1) and referee.record[4:] == referee.events[3:]
+        amended = referee.amend_roll(1, 2, 2, (3, 2), author="Chief TD")  # the 4-1 is turn 2 from now on
+        assert amended["seq"] == 4 and referee.record[4] == Throw(3, 2) and referee.events[3] == Throw(4, 1)
+        assert referee.submit(Played(referee.state.position.apply("13/8 13/11"))).accepted
+        assert referee.submit(Double()).reason == "not_cube_owner"
+        before = snapshot(referee), referee.record
+    with Referee.open(log) as again:
+        assert (snapshot(again), again.record) == before
+
+
+def test_a_double_that_would_make_one_stated_before_illegal_is_refused():
+    """Dark's double before their second turn is stated; a double by dark before their first turn
+    would leave light the cube's owner, so the double stated first could not have been made
+    (RULES 5.2): refused, and the record keeps the one stated."""
+    from engine.match import NewGame, OpeningThrow, Played
+    from engine.position import Position
+    from engine.profiles import profile
+    from engine.transcript import AmendmentError
+
+    referee = Referee(profile("money"))
+    light = Position.start().apply("8/5 6/5")
+    dark = light.swapped().apply("13/8")
+    for event in (NewGame(), OpeningThrow(3, 1), Played(light), Throw(4, 1), Played(dark), Throw(2, 1),
+                  Played(dark.swapped().apply("13/11 6/5")), Throw(6, 5)):
+        assert referee.submit(event).accepted
+    assert referee.state_double(1, 2, 2)["seq"] == 8
+    with pytest.raises(AmendmentError, match="a double an official stated before one the rules forbid"):
+        referee.state_double(1, 1, 2)
+    assert [n["type"] for n in referee.notes] == ["double"] and (referee.state.cube, referee.state.owner) == (2, 0)
