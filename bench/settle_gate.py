@@ -42,7 +42,8 @@ def moved(before: dict, after: dict, view: np.ndarray) -> list[str]:
     """What moved on the board between two truth frames, within the gate's ``view`` (image
     pixels): ``["rolling"]``, ``["carried"]`` and each object moved, with how far."""
     out = ["rolling"] * after["throw"]["rolling"] + ["carried"] * bool(after["held"])
-    boxes = {(o["class"], k): o["box"] for k, o in enumerate(before["objects"]) if o["class"] != "hand" and o.get("box")}
+    boxes = {(o["class"], k): o["box"] for k, o in enumerate(before["objects"])
+             if o["class"] != "hand" and o.get("box")}
     for k, o in enumerate(after["objects"]):
         was = boxes.get((o["class"], k))
         if was is None or not o.get("box"):

@@ -631,14 +631,15 @@ def state_double(profile, events, game: int, turn: int, player: int) -> Amendmen
     index = actions[at].event
     if isinstance(events[index], OpeningThrow):
         raise AmendmentError(f"{where}: no double comes before the opening throw (RULES 2.1, 5.2)")
-    if at and actions[at - 1].kind == "take" and actions[at - 2].kind == "double" and actions[at - 2].side == player - 1:
+    before = [(a.kind, a.side) for a in actions[max(0, at - 2):at]]
+    if before == [("double", player - 1), ("take", 2 - player)]:
         raise AmendmentError(f"{where}: the record already has player {player}'s double there")
     amended = [*events[:index], CubeUnseen(doubler=player - 1), *events[index:]]
     state = MatchState.new(profile)
     for event in amended[:index]:
         state, _ = state.apply(event)
     try:
-        doubled, ruling = state.apply(amended[index])
+        ruling = state.apply(amended[index])[1]
     except InvalidEventError as exc:
         raise AmendmentError(f"{where}: {exc}") from None
     if not ruling.accepted:
