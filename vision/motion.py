@@ -77,25 +77,15 @@ class SettleGate:
     went 16 s unsettled through two whole turns (vid 7419). Such changes lie inside the view,
     apart from its edge, so they are no hand (counted as one, each throw in that view waited the
     0.6 s, and its call came 0.7 s after the board stilled).
-    ``dim_level``: the grey level under which a pixel's motion thresholds shrink with its
-    brightness, down to ``dim_floor`` of ``delta`` and ``colour_delta`` (8 and 16 levels; 0
-    keeps them whole): in a dim room
-    (``--condition dim``, gamma 1.6) a dark die rolling or a dark checker carried over a dark
-    field changed too few levels, and the board settled under them (settles while something
-    moved on the board, against the render's truth: vids 9998 8, 9950 10, 9924 41, 10013 7 a
-    game; with it 0-4 each, on the same games' normal videos unchanged). A floor of half
-    ``delta`` (6 levels) made a compressed video's grain in its dark parts move the board
-    (vid 10000: 155 settles became 229).
     """
 
     def __init__(self, corners, fps: float = 30.0, *, margin: float = 0.12, quiet_s: float = 0.1,
                  delta: int = 12, colour_delta: int = 24, still: float = 0.0004, hand: float = 0.03,
-                 hand_quiet_s: float = 0.6, dim_level: float = 96.0, dim_floor: float = 0.67):
+                 hand_quiet_s: float = 0.6):
         self.fps = float(fps) if fps and fps > 0 else 30.0
         self.quiet = max(1, int(round(quiet_s * self.fps)))
         self.hand_quiet = max(self.quiet, int(round(hand_quiet_s * self.fps)))
         self.delta, self.colour_delta, self.still, self.hand = delta, colour_delta, still, hand
-        self.dim_level, self.dim_floor = dim_level, dim_floor
         self.margin = margin
         self.set_corners(corners)
         self.reset()
@@ -147,15 +137,6 @@ class SettleGate:
         touching = np.unique(regions[edge & (regions > 0)])
         return float(np.isin(regions, touching).mean()) if len(touching) else 0.0
 
-    def _changed(self, a: np.ndarray, b: np.ndarray, delta: float) -> np.ndarray:
-        """Where ``a`` and ``b`` differ by more than ``delta`` levels, or, where both are darker
-        than ``dim_level``, by as large a share of their brightness (at least ``dim_floor`` of
-        ``delta``)."""
-        if not self.dim_level:
-            return cv2.absdiff(a, b) > delta
-        bright = np.maximum(a, b).astype(np.float32)
-        return cv2.absdiff(a, b) > np.clip(bright * (delta / self.dim_level), delta * self.dim_floor, delta)
-
     def foreign_at(self, frame: np.ndarray, corners) -> float:
         """The share of the board's image at ``corners`` in ``frame`` that differs from the last
         settled image (1.0 when there is none): is the board as last seen there? Both images are
@@ -181,8 +162,8 @@ class SettleGate:
             # in grey, or in any colour by ``colour_delta``: red dice rolling over a wood field of
             # their own grey changed no grey level by ``delta``, and the board settled under them
             # (vid 9924: a throw read while rolling, read again at rest, called as thrown again)
-            moved = self._changed(grey, self.previous_grey, self.delta)
-            moved |= self._changed(colour, self.previous, self.colour_delta).any(axis=2)
+            moved = cv2.absdiff(grey, self.previous_grey) > self.delta
+            moved |= cv2.absdiff(colour, self.previous).max(axis=2) > self.colour_delta
             motion = float(moved.mean())
         self.previous, self.previous_grey = colour, grey
         foreign, hands = 0.0, False

@@ -2988,31 +2988,6 @@ def test_dice_rolling_in_a_colour_of_the_fields_grey_keep_the_board_unsettled():
     assert settled == [False] * 10 + [True] * 2
 
 
-def test_dice_rolling_over_a_dark_board_in_a_dim_room_keep_the_board_unsettled():
-    """In a dim room a dark die rolling over a dark field changes its pixels by fewer grey levels
-    than the gate's ``delta`` (vids 9924, 9950, 9998 and 10013 under ``--condition dim``: 8 to 41
-    settles a game while dice rolled or a checker was carried). Where the picture is dark the
-    gate counts a change by the same share of the brightness (``dim_level``), down to ``dim_floor`` of
-    ``delta``: the board stays unsettled while the die rolls and settles once it rests, and the
-    grain of a dark picture (3 levels) does not keep it unsettled."""
-    field_colour, die_colour = (30, 30, 30), (40, 40, 40)  # 10 levels apart: under delta (12)
-    corners = np.array([[20, 20], [300, 20], [300, 220], [20, 220]], float)
-    gate = SettleGate(corners, fps=15)
-    rng = np.random.default_rng(1)
-    board = np.full((240, 320, 3), field_colour, np.uint8)
-    grain = lambda image: np.clip(image.astype(int) + rng.integers(-3, 4, image.shape), 0, 255).astype(np.uint8)
-    for _ in range(4):
-        gate(grain(board))
-    assert gate(grain(board)).settled
-    settled = []
-    for k in range(12):  # rolling 12 px a frame, then at rest for four frames
-        frame = board.copy()
-        x = 80 + 12 * min(k, 8)
-        frame[100:118, x:x + 18] = die_colour
-        settled.append(gate(grain(frame)).settled)
-    assert settled == [False] * 10 + [True] * 2
-
-
 def _gate_with_dice_settled():
     board = np.full((240, 320, 3), 120, np.uint8)
     corners = np.array([[20, 20], [300, 20], [300, 220], [20, 220]], float)
