@@ -15,7 +15,6 @@ A settle with a hand at rest over the board, nothing else moving, is no fault: t
 a still hand after ``hand_quiet_s``.
 
     PYTHONPATH=. python bench/settle_gate.py runs/suite/vid9924 runs/suite/vid9950 --condition dim
-    PYTHONPATH=. python bench/settle_gate.py runs/suite/vid9924 --condition dim --dim-level 0  # as before
 """
 
 from __future__ import annotations
@@ -55,12 +54,12 @@ def moved(before: dict, after: dict, view: np.ndarray) -> list[str]:
     return out
 
 
-def follow(video_dir: Path, condition: str | None, **gate_options) -> dict:
+def follow(video_dir: Path, condition: str | None) -> dict:
     """The gate run over one rendered video: its settles against the truth."""
     truths = [json.loads(line) for line in open(video_dir / "frames.jsonl")]
     corners = np.array(json.loads((video_dir / "stage.json").read_text())["field"], float)
     cap = cv2.VideoCapture(str(video_dir / "game.mp4"))
-    gate = SettleGate(corners, fps=cap.get(cv2.CAP_PROP_FPS), **gate_options)
+    gate = SettleGate(corners, fps=cap.get(cv2.CAP_PROP_FPS))
     view = expand(corners, gate.margin).astype(np.float32)
     motion = [[]] + [moved(a, b, view) for a, b in zip(truths, truths[1:])]
     settled, moving_settles, settles = [], [], 0
@@ -97,12 +96,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("videos", nargs="+", type=Path, help="directories written by `gammoncam synth video`")
     ap.add_argument("--condition", choices=sorted(CONDITIONS), help="a camera or room condition put on each frame")
-    ap.add_argument("--dim-level", type=float, help="the gate's dim_level (0: thresholds kept whole)")
     args = ap.parse_args()
-    options = {} if args.dim_level is None else {"dim_level": args.dim_level}
     totals = {"settles": 0, "while_moving": 0, "rests": 0, "rests_missed": 0}
     for video in tqdm(args.videos, desc="videos", unit="video"):
-        report = follow(video, args.condition, **options)
+        report = follow(video, args.condition)
         print(json.dumps(report), flush=True)
         for key in totals:
             totals[key] += report[key]
