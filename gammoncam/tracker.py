@@ -564,10 +564,15 @@ class Tracker:
         is followed or a double waits for its answer. ``info`` goes with the event (who stated it)."""
         ruling = self._submit(CubeUnseen(player - 1), player=player, value=self.state.cube * 2, **info)
         if ruling.accepted:
-            self.cube_seen, self.cube_uv, self.cube_before = self._recorded_cube(), None, None
-            self.cube_unread = self.cube_face_doubted = None
-            self.cube_off_record = False
+            self.follow_recorded_cube()
         return ruling
+
+    def follow_recorded_cube(self) -> None:
+        """Look for the cube where the record now keeps it, after an official's word on a cube
+        action the watch did not see (:meth:`double_given`, or a double stated after its turn)."""
+        self.cube_seen, self.cube_uv, self.cube_before = self._recorded_cube(), None, None
+        self.cube_unread = self.cube_face_doubted = None
+        self.cube_off_record = False
 
     # -- games ----------------------------------------------------------------------------
     def _at_start(self, logp: np.ndarray) -> bool:

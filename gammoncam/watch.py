@@ -665,7 +665,7 @@ class WatchDesk:
             elif action == "correct_dice":  # the throw being played, misread: judged on the roll given from now on
                 return self._correct_dice(params["player"], params["dice"], author)
             elif action == "state_double":  # a double and take the watch did not see: the cube as stated from now on
-                return self._state_double(params["player"], author)
+                return self._state_double(params["player"], author, params.get("game"), params.get("turn"))
             else:  # calibrate
                 if self.watcher is None:
                     raise ActionRejected("no camera frame yet to read the board with these corners")
@@ -707,14 +707,20 @@ class WatchDesk:
         return ("".join(f"; call {r['call_id']} overruled" for r in overruled)
                 + "".join(f"; call {c['id']} recorded: {c['detail']}" for c in recorded))
 
-    def _state_double(self, player: int, author: str) -> dict:
+    def _state_double(self, player: int, author: str, game: int | None = None, turn: int | None = None) -> dict:
         """Player ``player`` doubled and the other took where the watch did not see it
         (:meth:`gammoncam.tracker.Tracker.double_given`), stated between two settles. A double
         the rules forbid (not the owner's, in the Crawford game, on a dead cube) is called, and
-        the cube stays as the record kept it (RULES 6.4)."""
+        the cube stays as the record kept it (RULES 6.4). With ``game`` and ``turn``, found after
+        that turn of the doubler's: put before its throw (:meth:`gammoncam.referee.Referee.state_double`;
+        one the rules forbid then is refused), and the calls that hang on the cube judged again."""
         from engine.match import InvalidEventError
         from web_ui.feed import ActionRejected
 
+        if (game is None) != (turn is None):
+            raise ActionRejected("a double found after its turn names both the game and the doubler's turn")
+        if game is not None:
+            return self._state_double_before(game, turn, player, author)
         if self.watcher is None:
             raise ActionRejected("no game is watched yet")
         calls, value = len(self.book.calls), self.referee.state.cube * 2
@@ -730,6 +736,23 @@ class WatchDesk:
                                + "".join(f"; call {c['id']}: {c['detail']}" for c in self.book.calls[calls:])}
         return {"message": f"player {player} doubled to {value} and player {3 - player} took: "
                            f"player {3 - player} owns the cube"}
+
+    def _state_double_before(self, game: int, turn: int, player: int, author: str) -> dict:
+        """Player ``player``'s double before their turn ``turn`` of game ``game``, taken, found
+        after it: the record has it from then on, the tracker looks for the cube where the record
+        now keeps it, calls the cube no longer bears out are overruled and those it makes booked."""
+        from web_ui.feed import ActionRejected
+
+        try:
+            note = self.referee.state_double(game, turn, player, author)
+        except AmendmentError as exc:
+            raise ActionRejected(str(exc)) from None
+        if self.watcher is not None and game == self.referee.state.game:
+            self.watcher.tracker.follow_recorded_cube()
+        calls = self._book_amendment(note, author)
+        score = self.referee.state.score
+        return {"message": f"game {game}, turn {turn}: player {player} doubled to {note['value']} and player "
+                           f"{3 - player} took; the score is {score[0]}-{score[1]}{calls}"}
 
     def _correct_dice(self, player: int, dice, author: str) -> dict:
         """The throw being played showed ``dice`` (:meth:`gammoncam.tracker.Tracker.roll_given`),

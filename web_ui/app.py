@@ -132,7 +132,7 @@ ACTIONS: dict[str, dict] = {
                    "dice": (_dice, True), "foul": (_yes, False)},
     "correct_dice": {"player": (_int(1, 2), True), "dice": (_dice, True)},
     "state_result": {"game": (_int(1, 999), True), "winner": (_int(1, 2), True), "points": (_int(1, 10**4), True)},
-    "state_double": {"player": (_int(1, 2), True)},
+    "state_double": {"player": (_int(1, 2), True), "game": (_int(1, 999), False), "turn": (_int(1, 999), False)},
     "set_profile": {"profile": (_enum(tuple(PROFILES)), True)},
     "set_players": {"player1": (_name, True), "player2": (_name, True)},
     "set_match_length": {"match_length": (_int(0, 64), True)},

@@ -473,6 +473,9 @@ class DemoSession:
     def _act_state_double(self, params, author):
         # a double and take the demo did not show, as an official states it: the cube from now on
         player, value = params["player"], self.cube["value"] * 2
+        if params.get("game") is not None or params.get("turn") is not None:
+            raise ActionRejected("the demo states a double only while its game is played, not after a turn",
+                                 status=409)
         if self.phase not in ("roll", "play", "illegal"):
             raise ActionRejected("a double and take are stated while a game is played" + (
                 ", not while a double waits for its answer" if self.phase == "take" else ""), status=409)

@@ -4026,15 +4026,19 @@ def test_a_cube_at_a_side_whose_face_goes_unread_is_told_not_acted_on(tmp_path, 
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "13/11 13/8"]
 
 
+@pytest.mark.parametrize("past", [False, True], ids=["stated now", "stated after its turn"])
 @pytest.mark.parametrize("doubler", [2, 1])
-def test_a_double_an_official_states_sets_the_cube_and_its_face_read_later_is_no_second_double(tmp_path, doubler):
+def test_a_double_an_official_states_sets_the_cube_and_its_face_read_later_is_no_second_double(tmp_path, doubler,
+                                                                                                past):
     """RULES 5.2, 5.3: as above, the cube lies at light's side with its face unread and the official
     is told. Dark doubled and light took, says the official who saw it (the referee page's
     ``state_double``): the record has light owning the cube at 2. When the face is then read
     surely (2 at light's side) no double is taken from it, and none is called: the cube lies
     where the record keeps it. Had the official named light instead (light doubled and dark
     took), the record would have dark owning the cube at 2, as stated, and the cube read at
-    light's side would make no double either: the official's word stands."""
+    light's side would make no double either: the official's word stands. So too when the
+    official names the turn the double came before (``state_double`` with a game and turn:
+    :meth:`gammoncam.referee.Referee.state_double`, the tracker told to follow the record's cube)."""
     look, turns, dark_played = _two_turns(52)
     light_played = dark_played.apply("13/8 13/11")
 
@@ -4048,11 +4052,15 @@ def test_a_double_an_official_states_sets_the_cube_and_its_face_read_later_is_no
                   look(light_played, (4, 3), "left"), look(light_played.swapped().apply("13/9 13/10").swapped())]
     looks = [cube(obs, *middle) for obs in turns] + [
         cube(obs, read if k >= 3 else unread, [0.0, 1.0, 0.0], [0.5, 0.94]) for k, obs in enumerate(light_turn)]
-    events, referee = _tracked(tmp_path, looks, official=(len(turns) + 3, lambda tracker: tracker.double_given(
-        doubler, author="Chief TD")))
+    def before_its_turn(tracker):  # dark's 24/18 13/9 (turn 1), or light's 5-2 being played (turn 2)
+        tracker.referee.state_double(1, 3 - doubler, doubler, author="Chief TD")
+        tracker.follow_recorded_cube()
+
+    events, referee = _tracked(tmp_path, looks, official=(len(turns) + 3, before_its_turn if past else (
+        lambda tracker: tracker.double_given(doubler, author="Chief TD"))))
     stated = [(e["type"], e["player"], e["value"], e["author"], e["accepted"]) for e in events
               if e["type"] == "cube_unseen"]
-    assert stated == [("cube_unseen", doubler, 2, "Chief TD", True)]
+    assert stated == [] if past else [("cube_unseen", doubler, 2, "Chief TD", True)]
     assert (referee.state.cube, referee.state.owner) == (2, 2 - doubler)
     assert not [e for e in events if e["type"] in ("double", "take", "call")]
     told = [e for e in events if "a cube action may have gone unseen" in e.get("what", "")]

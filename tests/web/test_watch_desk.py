@@ -295,6 +295,38 @@ def test_a_double_the_watch_did_not_see_is_stated_on_the_page_and_one_the_rules_
         assert (log.state.cube, log.state.owner) == (2, 0)
 
 
+def test_a_double_found_after_its_turn_is_stated_on_the_page_and_the_cube_judged_again(desk, dark_turn):
+    """Dark doubled before their 4-1 and light took, unseen; two turns on, dark turned the cube
+    again and the record took it for the cube's first double. The official states the first on
+    the page with its game and turn: the record has it before the 4-1, the cube is light's at 2,
+    and dark's later double is called (RULES 5.2: not the owner) as the official's, never pending
+    (the game went on). Half a place, or a double the record has already, is refused; a desk
+    resumed on the log books the same call."""
+    from engine.match import Double, Played
+
+    desk, client, box = desk
+    referee = desk.referee
+    dark_turn(referee, (4, 1), "13/8")
+    assert referee.submit(Played(referee.state.position.apply("13/8 13/11"))).accepted
+    assert referee.submit(Double()).accepted
+    half = act(client, "state_double", player=2, game=1)
+    assert half.status_code == 409 and "names both the game and the doubler's turn" in half.get_json()["error"]
+    answer = act(client, "state_double", player=2, game=1, turn=1)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["message"] == ("game 1, turn 1: player 2 doubled to 2 and player 1 took; the score "
+                                            "is 0-0; call 1 recorded: Only the cube's owner may redouble.")
+    assert (referee.state.cube, referee.state.owner) == (2, 0) and box.lit == []
+    assert [(c["kind"], c["reason"], c["player"], c["pending"]) for c in desk.feed.state()["calls"]] == [
+        ("illegal_double", "not_cube_owner", 2, False)]
+    assert "  1) 31: 8/5 6/5                  Doubles => 2\n  2)  Takes                      41: 13/8\n" in transcript_text(referee)
+    again = act(client, "state_double", player=2, game=1, turn=2)
+    assert again.status_code == 409 and "already has player 2's double there" in again.get_json()["error"]
+    assert [(n["type"], n["seq"], n["author"]) for n in referee.notes if n.get("type") == "double"] == [
+        ("double", 4, "Chief TD")]
+    resumed = WatchDesk(referee, LiveFeed(empty_state()), Box())
+    assert resumed.book.calls == desk.book.calls
+
+
 def test_the_page_names_the_watched_position_by_its_ids(desk):
     """The live page shows the GNU Backgammon ID and the XGID of the position watched."""
     from engine.match import NewGame, OpeningThrow
