@@ -227,18 +227,6 @@ def test_a_result_stated_for_a_game_ended_unseen_is_scored_and_judged_again():
     assert again.called == () and again.withdrawn == (7,)
 
 
-@pytest.mark.parametrize("game, winner, points, refused", [
-    (1, 2, 5, "5 point\\(s\\) win player 2 the match, but the record goes on after it"),
-    (2, 1, 1, "game 2: the game has not ended in the record"),
-    (3, 1, 1, "game 3: the record has 2 game"),
-    (1, 3, 1, "the winner is player 1 or 2"),
-    (1, 2, 0, "a game scores 1 to 192 points"),
-])
-def test_a_result_the_record_cannot_take_is_refused_with_the_reason(game, winner, points, refused):
-    with pytest.raises(AmendmentError, match=refused):
-        state_result(profile("tournament", match_length=5), _ended_unseen_then_doubled(), game, winner, points)
-
-
 def test_only_a_game_that_ended_unseen_has_its_result_stated():
     """A game the record saw end keeps the result it saw (a drop here); the same result stated
     twice is said to be there already."""
@@ -287,16 +275,25 @@ def _doubled_and_played_on():
     return [*events, Played(dark), Throw(2, 1), Played(dark.swapped().apply("8/6 6/5")), Throw(3, 1)]
 
 
-@pytest.mark.parametrize("game, turn, player, refused", [
-    (2, 3, 2, "player 2 could not double then \\(Only the cube's owner may redouble"),  # light owns the cube
-    (2, 2, 2, "the record already has player 2's double there"),
-    (2, 1, 1, "no double comes before the opening throw"),
-    (2, 4, 1, "the record has no roll of player 1 there"),
-    (3, 1, 2, "the record has no roll of player 2 there"),
+@pytest.mark.parametrize("word, args, refused", [
+    ("result", (1, 2, 5), "5 point\\(s\\) win player 2 the match, but the record goes on after it"),
+    ("result", (2, 1, 1), "game 2: the game has not ended in the record"),
+    ("result", (3, 1, 1), "game 3: the record has 2 game"),
+    ("result", (1, 3, 1), "the winner is player 1 or 2"),
+    ("result", (1, 2, 0), "a game scores 1 to 192 points"),
+    ("double", (2, 3, 2), "player 2 could not double then \\(Only the cube's owner may redouble"),  # light's cube
+    ("double", (2, 2, 2), "the record already has player 2's double there"),
+    ("double", (2, 1, 1), "no double comes before the opening throw"),
+    ("double", (2, 4, 1), "the record has no roll of player 1 there"),
+    ("double", (3, 1, 2), "the record has no roll of player 2 there"),
 ])
-def test_a_double_the_record_cannot_take_is_refused_with_the_reason(game, turn, player, refused):
+def test_an_officials_word_the_record_cannot_take_is_refused_with_the_reason(word, args, refused):
+    """A result stated (game, winner, points) on :func:`_ended_unseen_then_doubled`, a double
+    stated (game, turn, player) on :func:`_doubled_and_played_on`."""
+    stated, events = (state_result, _ended_unseen_then_doubled) if word == "result" else (
+        state_double, _doubled_and_played_on)
     with pytest.raises(AmendmentError, match=refused):
-        state_double(profile("tournament", match_length=5), _doubled_and_played_on(), game, turn, player)
+        stated(profile("tournament", match_length=5), events(), *args)
 
 
 def gnubg_records(path: Path):
