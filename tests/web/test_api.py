@@ -278,6 +278,11 @@ def test_every_action_has_a_working_demo_handler(client, demo, feed):
     assert feed.events_since(0)[-2]["type"] == "cube_unseen"
     again = client.post("/api/referee/state_double", json={"player": doubler}, headers=bearer())
     assert again.status_code == 409 and "Only the cube's owner may redouble." in again.get_json()["error"]
+    after = client.post("/api/referee/state_double", json={"player": 3 - doubler, "game": 1, "turn": 1},
+                        headers=bearer())  # found after its turn: the demo keeps no such record
+    assert after.status_code == 409 and "only while its game is played" in after.get_json()["error"]
+    bad = client.post("/api/referee/state_double", json={"player": 1, "turn": 0}, headers=bearer())
+    assert bad.status_code == 422
     # a resignation agreed across the table: the game on hand ends with the result stated
     game = feed.state()["game"]
     seen = client.post("/api/referee/state_result", json={"game": game + 1, "winner": 2, "points": 2},
