@@ -230,7 +230,8 @@ class Tracker:
     cube_found_run: int = 0  # the settles in a row the cube was found on, till the last (:meth:`_note_cube_lifted`)
     cube_lifted_noted: tuple | None = None  # (game, throws) of the throw whose cube out of sight was noted
     # The cube read surely at a side but not its face: (where, field u, v, settles in a row
-    # there), and the (game, where) last noted (:meth:`_note_cube_face_unread`).
+    # there, whether the doubler's dice were seen thrown since), and the (game, where) last noted
+    # (:meth:`_note_cube_face_unread`).
     cube_unread: tuple | None = None
     cube_unread_noted: tuple | None = None
     # True from a double the referee called till a cube action is recorded: the cube goes back to
@@ -940,7 +941,10 @@ class Tracker:
                 over = danced is not None or (bool(pairs) and not any(g.same_throw(dice) for g in pairs)
                                               and self.last_look is None)
             if over:  # the turn read off the board is over
-                self._settle_unseen()
+                if self._foul_gone(logp):
+                    self._missed_turn(logp, dice)
+                else:
+                    self._settle_unseen()
                 played = None if danced is None else self._played_not_danced(other, after, danced, logp, dice)
                 if played is not None:
                     self.unseen = played
@@ -1461,9 +1465,13 @@ class Tracker:
             theirs = 1 - self.unseen.side
             after = self.unseen.decision.position.swapped()  # the board before their turn, from their side
             read = self._read_off_board([(theirs, after, r) for r in ROLLS], logp)
-            if read.decision.kind == "legal" and self._margin(after, COLOUR[theirs], logp) >= self.thresholds.call:
+            # or a foul of theirs on top of it, kept as their turn (below; the dice picked up)
+            foul = None if read.decision.kind == "legal" or glimpsed is not None else self._foul_unseen(
+                theirs, after, logp)
+            if ((read.decision.kind == "legal" or foul is not None)
+                    and self._margin(after, COLOUR[theirs], logp) >= self.thresholds.call):
                 self._settle_unseen()
-                self.unseen = read
+                self.unseen = foul or read
                 self._note_path(logp)  # the board on view is their turn's (vid 7801: 13/8 on the way to 13/5)
                 return
             if glimpsed is not None and glimpsed.thrower == COLOUR[theirs]:
@@ -1488,8 +1496,19 @@ class Tracker:
         read = self._read_off_board(options, logp)
         if read.decision.kind == "legal":
             self.unseen = read
-        elif phase in ("turn", "played"):
-            self._danced_unseen(logp) or (self.unseen is not None and self._danced_after_unseen(logp, glimpsed))
+        elif phase in ("turn", "played") and not (
+                self._danced_unseen(logp) or (self.unseen is not None and self._danced_after_unseen(logp, glimpsed))):
+            # A play illegal whatever was thrown, on a board with the dice picked up, is the turn
+            # read off the board until it is surely over, as a legal one is: recorded and called
+            # once the other player plays on top of it or acts (vid 10015, dice 12 px: light's
+            # 3-3 played 13/10 10/7 8/5 6/2 unseen, then dark's 1-1 and light's 2-1; the turn was
+            # kept as its first move, 13/10, which nothing after explained, and the record was
+            # lost). A legal board read later (the last checker of a double moved, or the foul put
+            # right before the turn ended, RULES 7.2) takes its place. Not with dice on view: a
+            # die lying on a checker can make any board look so.
+            foul = None if glimpsed is not None else self._foul_unseen(side, before, logp)
+            if foul is not None:
+                self.unseen = foul
 
     def _first_turn_missed(self, thrower: int | None, logp: np.ndarray) -> bool:
         """Whether a throw in long nardy, before any game is followed on a board seen set up,
@@ -1559,7 +1578,13 @@ class Tracker:
         read surely enough to record a cube action: a double (and take) may have gone unseen (vid
         10000 in a dim room: the cube laid at light's side at 2, read 4 or 8 at 0.5-0.7 and 2 at
         0.1-0.3, and no cube action was recorded or told). Noted once a place and game for the
-        official, never acted on: a false find at a side reads no surer."""
+        official: a false find at a side reads no surer.
+
+        Recorded instead, as the double and take the rules leave (RULES 5.3; :meth:`double_given`),
+        once the doubler's dice lie thrown with it there, for the doubler throws only after a take
+        (vid 10015, the board 242 px: light's redouble laid at dark's side, read 2, 4 or 64 at
+        0.2-0.4 each, and light's 6-4 thrown; the record kept light owning the cube at 2, and its
+        game's points half). Not where the rules forbid that double: an official tells that call."""
         where = cube_place(obs) if unsure else None
         state = self.state
         if (where not in COLOUR or where == self._recorded_cube()[1] or "uv" not in obs.cube
@@ -1568,8 +1593,22 @@ class Tracker:
             return
         uv, last = tuple(obs.cube["uv"]), self.cube_unread
         steady = last is not None and last[0] == where and np.hypot(uv[0] - last[1], uv[1] - last[2]) <= SAME_PLACE
-        self.cube_unread = (where, *uv, last[3] + 1 if steady else 1)
-        if self.cube_unread[3] < CUBE_STEADY or self.cube_unread_noted == (state.game, where):
+        doubler = 1 - COLOUR.index(where)
+        dice = read_dice(obs)
+        threw = isinstance(dice, DiceReading) and dice.thrower == COLOUR[doubler]
+        # 0: the doubler's dice lie there since the cube came (a double after the throw, perhaps:
+        # RULES 5.2); 1: seen without them; 2: thrown since
+        if not steady:
+            stage = 0 if threw else 1
+        else:
+            stage = (2 if last[4] else 0) if threw else max(last[4], 1)
+        self.cube_unread = (where, *uv, last[3] + 1 if steady else 1, stage)
+        if self.cube_unread[3] < CUBE_STEADY:
+            return
+        if stage == 2 and self.state.apply(CubeUnseen(doubler))[1].accepted:
+            self.double_given(doubler + 1, inferred="the cube lies at the taker's side, the doubler's dice thrown")
+            return
+        if self.cube_unread_noted == (state.game, where):
             return
         self.cube_unread_noted = (state.game, where)
         value, kept = self._recorded_cube()
@@ -1577,7 +1616,7 @@ class Tracker:
         # the player who would have doubled, and what an official does if so (the referee page)
         self.note("unclear", what=f"the cube lies at {where}'s side, its face unread, where the record keeps it "
                                   f"{kept} at {value}: a cube action may have gone unseen",
-                  player=2 - COLOUR.index(where), action="state_double")
+                  player=doubler + 1, action="state_double")
 
     def _note_path(self, logp: np.ndarray) -> None:
         """Keep the board on view, read with confidence, while the turn on the board is not
@@ -1596,6 +1635,15 @@ class Tracker:
                    if m is not None and m != before and m != after]
         through = [r for r in rolls if all(passes_through(before, r, m, after) for m in middles)]
         return through or rolls
+
+    def _foul_gone(self, logp: np.ndarray) -> bool:
+        """Whether the turn read off the board (:attr:`unseen`) is a foul, read at an earlier
+        settle, that the board on view no longer shows: it is read again from this board
+        (:meth:`_missed_turn`), so that a board misread once makes no call when the other player
+        next acts."""
+        read = self.unseen
+        return (read is not None and read.decision.kind == "illegal"
+                and not self._shows(read.decision.position, COLOUR[read.side], logp))
 
     def _settle_unseen(self) -> None:
         """Record the turn read off the board while its throw went unseen, if one waits."""
@@ -2000,7 +2048,11 @@ class Tracker:
                 self._submit(Take(), player=2 - doubler, value=v1, inferred="the doubler played next")
             self._settle_unseen()
             return
-        self._settle_unseen()  # a cube action comes between turns
+        # a cube action comes between turns: the turn read off the board is over
+        if self._foul_gone(logp):
+            self._missed_turn(logp, over=not dice_on_view)
+        else:
+            self._settle_unseen()
         if self._turned_before_the_throw(loc0, loc1):
             self.note("unclear", what="a cube turned before the throw, its face read only after it: not recorded",
                       value=v1, location=loc1)

@@ -1104,6 +1104,65 @@ def test_turns_whose_dice_are_never_read_are_read_off_the_board(tmp_path):
     assert not [e for e in events if not e.get("accepted", True)] and referee.state.on_roll == 1
 
 
+def _turns_unseen(light_turn: list) -> tuple:
+    """Looks with no dice ever read (a small board): light opens 3-1 (8/5 6/5), dark plays 6-4
+    (24/18 13/9), light's turn shows as each board of ``light_turn`` (moves from light's side,
+    one look each), dark plays 5-2 (13/8 13/11) on top, and light throws 6-3 where it is read
+    surely; and the boards light's turn showed."""
+    rng = np.random.default_rng(12)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    dark_played = Position.start().apply("8/5 6/5").swapped().apply("24/18 13/9").swapped()
+    boards = [dark_played.apply(moves) for moves in light_turn]
+    dark_again = boards[-1].swapped().apply("13/8 13/11").swapped()
+    looks = [look(Position.start()), look(Position.start().apply("8/5 6/5")), look(dark_played),
+             *map(look, boards), look(dark_again), look(dark_again, (6, 3))]
+    return looks, boards
+
+
+def test_a_foul_whose_throw_went_unseen_is_called_once_the_other_player_plays_on_top(tmp_path):
+    """RULES 7.1 and 7.2: light's turn, its throw never read, leaves a board no roll makes
+    (13/10 8/6 6/5: three checkers moved 3, 2 and 1); dark then plays on top of it, so light's
+    turn is over and the play stands: it is called at light's turn, and the game followed on
+    (vid 10015, dice 12 px: light's 3-3 played 13/10 10/7 8/5 6/2 unseen, then dark's 1-1 and
+    light's 2-1; the turn was kept as its first move, nothing after explained the board, and
+    the record was lost)."""
+    looks, boards = _turns_unseen(["13/10", "13/10 8/6 6/5"])
+    events, referee = _tracked(tmp_path, looks)
+    plays = [(e["player"], e["decision"], e.get("play"), e.get("reason")) for e in events if e["type"] == "play"]
+    assert plays == [(1, "legal", "8/5 6/5", None), (2, "legal", "24/18 13/9", None),
+                     (1, "illegal", None, "no_such_play"), (2, "legal", "13/11 13/8", None)]
+    assert [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [("no_such_play", 1)]
+    assert referee.state.dice == (6, 3) and referee.state.on_roll == 0
+    assert referee.state.position.swapped() == boards[-1].swapped().apply("13/8 13/11")
+
+
+def test_a_board_no_roll_makes_mid_turn_is_no_foul_once_the_turn_ends_legal(tmp_path):
+    """RULES 7.1: three checkers of light's 4-4 moved, unseen, show a board no roll makes (a
+    double half played); the fourth moved makes it a legal 4-4, and that is what dark's play on
+    top finds: recorded, and nothing called."""
+    looks, _ = _turns_unseen(["13/9 13/9 6/2", "13/9 13/9 6/2 6/2"])
+    events, referee = _tracked(tmp_path, looks)
+    plays = [(e["player"], e.get("dice"), e.get("play")) for e in events if e["type"] == "play"]
+    assert plays[2:] == [(1, [4, 4], "13/9(2) 6/2(2)"), (2, [5, 2], "13/11 13/8")]
+    assert not [e for e in events if not e.get("accepted", True)] and referee.state.dice == (6, 3)
+
+
+def test_a_board_no_roll_makes_read_once_is_no_foul_when_the_next_throw_shows_a_legal_play(tmp_path):
+    """A board misread at one settle as no roll's play (13/10 8/6 6/5 for light's 13/10 6/5,
+    its throw never read) makes no call when dark throws next: the turn is read again from the
+    board then on view, a legal 3-1, and recorded so."""
+    rng = np.random.default_rng(13)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    dark_played = Position.start().apply("8/5 6/5").swapped().apply("24/18 13/9").swapped()
+    events, referee = _tracked(tmp_path, [
+        look(Position.start()), look(Position.start().apply("8/5 6/5")), look(dark_played),
+        look(dark_played.apply("13/10 8/6 6/5")), look(dark_played.apply("13/10 6/5"), (5, 2), "left")])
+    plays = [(e["player"], e.get("dice"), e.get("play")) for e in events if e["type"] == "play"]
+    assert plays[2:] == [(1, [3, 1], "13/10 6/5")]
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert referee.state.dice == (5, 2) and referee.state.on_roll == 1
+
+
 def test_a_throw_glimpsed_as_perhaps_cocked_and_thrown_again_is_a_reroll(tmp_path):
     """RULES 2.3: dark's dice come to rest with one die leaning (read 0.3 flat, its face unsure),
     are picked up with nothing played and thrown again by dark: that throw did not count, and
@@ -4001,13 +4060,15 @@ def test_a_die_read_as_the_cube_between_two_reads_of_the_cube_where_it_lay_is_no
     assert [e["play"] for e in events if e["type"] == "play"][-2:] == ["13/11 13/8", "13/10 13/9"]
 
 
-@pytest.mark.parametrize("settles", [2, 4])
-def test_a_cube_at_a_side_whose_face_goes_unread_is_told_not_acted_on(tmp_path, settles):
-    """RULES 5.2: after light's opening and dark's reply the cube lies at light's side, read surely
-    there but its face not (4 at 0.55, 2 at 0.2: vid 10000 in a dim room, where dark's double and
-    light's take went unrecorded and untold). Read so at one place on three settles in a row, the
-    official is told once that a cube action may have gone unseen; nothing is recorded or called.
-    Two settles tell nothing (a find at a side may be gone at the next)."""
+@pytest.mark.parametrize("settles", [2, 3, 4])
+def test_a_cube_at_a_side_whose_face_goes_unread_is_told_and_recorded_once_the_doubler_throws(tmp_path, settles):
+    """RULES 5.2, 5.3: after light's opening and dark's reply the cube lies at light's side, read
+    surely there but its face not (4 at 0.55, 2 at 0.2: vid 10000 in a dim room, where dark's
+    double and light's take went unrecorded and untold). Read so at one place on three settles in
+    a row, the official is told once that a cube action may have gone unseen. Two settles tell
+    nothing (a find at a side may be gone at the next). Once dark's dice lie thrown with it there
+    (the fourth settle), dark doubled and light took, for the doubler throws only after a take:
+    recorded as such (the cube at 2, light's), and nothing called."""
     look, turns, dark_played = _two_turns(52)
     light_played = dark_played.apply("13/8 13/11")
 
@@ -4022,7 +4083,54 @@ def test_a_cube_at_a_side_whose_face_goes_unread_is_told_not_acted_on(tmp_path, 
     told = [e for e in events if "a cube action may have gone unseen" in e.get("what", "")]
     assert [e["what"] for e in told] == ["the cube lies at light's side, its face unread, where the record keeps it "
                                          "in the middle at 1: a cube action may have gone unseen"] * (settles >= 3)
-    assert not [e for e in events if e["type"] in ("double", "take", "call")]
+    recorded = [(e["type"], e["player"], e["value"]) for e in events if e["type"] == "cube_unseen"]
+    assert recorded == [("cube_unseen", 2, 2)] * (settles == 4)
+    assert (referee.state.cube, referee.state.owner) == ((2, 0) if settles == 4 else (1, None))
+    assert not [e for e in events if e["type"] in ("double", "take", "call")] and all(r.accepted for r in referee.rulings)
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "13/11 13/8"]
+
+
+@pytest.mark.parametrize("case", ["thrown since", "lying there since", "dead cube"])
+def test_a_redouble_laid_with_its_face_unread_is_recorded_only_where_the_take_it_can_be(tmp_path, case):
+    """RULES 5.3, 5.2, 6.3: dark doubled and light took (the cube read 2 at light's side); light
+    redoubles and the cube is laid at dark's side, read surely there but its face not (2, 4 and
+    64 at 0.2-0.4: vid 10015, a board 242 px wide). Light's dice thrown after it came there tell
+    the take: the redouble and take are recorded, the cube at 4, dark's. Light's dice lying there
+    from the cube's first settle there may be a double after the throw; and light at 1 of a
+    3-point match may not redouble (a dead cube): in both the official is told, nothing recorded."""
+    look, turns, dark_played = _two_turns(61)
+    light_played = dark_played.apply("13/8 13/11")
+
+    def cube(obs, value, location, uv):
+        obs.cube = {"value": np.array(value), "location": np.array(location), "uv": list(uv)}
+        return obs
+
+    light_owns = lambda obs: cube(obs, [0.0, 0.97, 0.02, 0.01, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0], (0.5, 0.94))
+    unread_at_dark = lambda obs: cube(obs, [0.0, 0.3, 0.35, 0.1, 0.05, 0.0, 0.2], [0.0, 0.0, 1.0], (0.5, 0.06))
+    centred = lambda obs: cube(obs, [0.97, 0.02, 0.01, 0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0], (0.5, 0.5))
+    # dark doubles before throwing, and light takes (dark's throw tells)
+    doubled = [centred(obs) for obs in turns[:4]] + [light_owns(look(Position.start().apply("8/5 6/5")))]
+    dark_turn = [light_owns(obs) for obs in turns[4:]]
+    if case == "lying there since":  # light threw, then turned the cube with the throw on the board
+        redouble = [light_owns(look(dark_played, (5, 2))), unread_at_dark(look(dark_played, (5, 2))),
+                    unread_at_dark(look(dark_played, (5, 2))), unread_at_dark(look(light_played, (5, 2))),
+                    unread_at_dark(look(light_played))]
+    else:
+        redouble = [unread_at_dark(look(dark_played)), unread_at_dark(look(dark_played, (5, 2))),
+                    unread_at_dark(look(light_played, (5, 2))), unread_at_dark(look(light_played))]
+    match = dict(preset="tournament", match_length=3, joined_at={"score": (1, 0)}) if case == "dead cube" else {}
+    events, referee = _tracked(tmp_path, doubled + dark_turn + redouble, **match)
+    assert [(e["type"], e.get("player")) for e in events if e["type"] in ("double", "take")] == [
+        ("double", 2), ("take", None)]
+    recorded = [(e["player"], e["value"]) for e in events if e["type"] == "cube_unseen"]
+    told = [e["what"] for e in events if "a cube action may have gone unseen" in e.get("what", "")]
+    if case == "thrown since":
+        assert recorded == [(1, 4)] and told == [] and (referee.state.cube, referee.state.owner) == (4, 1)
+    else:
+        assert recorded == [] and (referee.state.cube, referee.state.owner) == (2, 0)
+        assert told == ["the cube lies at dark's side, its face unread, where the record keeps it at light's side "
+                        "at 2: a cube action may have gone unseen"]
+    assert not [e for e in events if e["type"] == "call"] and all(r.accepted for r in referee.rulings)
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "13/11 13/8"]
 
 
