@@ -941,7 +941,7 @@ class Tracker:
                 over = danced is not None or (bool(pairs) and not any(g.same_throw(dice) for g in pairs)
                                               and self.last_look is None)
             if over:  # the turn read off the board is over
-                if self._foul_gone(logp):
+                if danced is None and self._foul_gone(logp):
                     self._missed_turn(logp, dice)
                 else:
                     self._settle_unseen()
