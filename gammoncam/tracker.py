@@ -50,8 +50,10 @@ The camera is not trusted further than it has earned:
   (after a play taken on the benefit of the doubt, until a clearly legal play shows they agree);
 - no re-roll is called on dice the player due has begun to play (the players took the throw
   as counting, whatever the reader makes of a die);
-- a turn whose throw was never read is recovered from the board when the next throw comes, or
-  when the cube is turned by the other player (so the double is judged as the doubler's);
+- a turn whose throw was never read is recovered from the board when the next throw comes, when
+  the other player's play is read on top of it, or when the cube is turned by the other player
+  (so the double is judged as the doubler's); a play no roll makes is called only then, once the
+  turn is surely over (a double half played looks so too);
 - no throw is judged while no game start, nor a game in progress read surely, has been seen.
 """
 
