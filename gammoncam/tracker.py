@@ -496,7 +496,10 @@ class Tracker:
         """The source ended: settle what waits (a turn read off the board, an unclear play, a
         double never answered). A turn whose throw was never read, with the dice picked up
         (no dice at the last settle), is over: if its play is illegal whatever was thrown, it
-        is recorded and called (:meth:`_foul_unseen`)."""
+        is recorded and called (:meth:`_foul_unseen`); one read so earlier that the last board no
+        longer shows is read again from that board (:meth:`_foul_gone`)."""
+        if self.last_logp is not None and self._foul_gone(self.last_logp):
+            self._missed_turn(self.last_logp, over=self.dice_seen is None and self.last_look is None)
         if (self.unseen is None and self.held is None and self.pending is None and self.last_logp is not None
                 and self.dice_seen is None and self.last_look is None and self.state.phase in ("turn", "played")
                 and self._board_moved(self.last_logp)):

@@ -1163,6 +1163,21 @@ def test_a_board_no_roll_makes_read_once_is_no_foul_when_the_next_throw_shows_a_
     assert referee.state.dice == (5, 2) and referee.state.on_roll == 1
 
 
+def test_a_board_no_roll_makes_read_once_is_no_foul_when_the_video_ends_on_a_legal_play(tmp_path):
+    """As above, but the video ends instead, its last look at light's 13/10 6/5 with one die of
+    light's glimpsed: the turn is read from that board, a legal 3-1, and nothing is called."""
+    rng = np.random.default_rng(13)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    dark_played = Position.start().apply("8/5 6/5").swapped().apply("24/18 13/9").swapped()
+    events, referee = _tracked(tmp_path, [
+        look(Position.start()), look(Position.start().apply("8/5 6/5")), look(dark_played),
+        look(dark_played.apply("13/10 8/6 6/5")), _glimpsed(look(dark_played.apply("13/10 6/5")), (3,), "right")],
+        finish=True)
+    plays = [(e["player"], e.get("dice"), e.get("play")) for e in events if e["type"] == "play"]
+    assert plays[2:] == [(1, [3, 1], "13/10 6/5")]
+    assert not [e for e in events if not e.get("accepted", True)]
+
+
 def test_a_throw_glimpsed_as_perhaps_cocked_and_thrown_again_is_a_reroll(tmp_path):
     """RULES 2.3: dark's dice come to rest with one die leaning (read 0.3 flat, its face unsure),
     are picked up with nothing played and thrown again by dark: that throw did not count, and
