@@ -4107,7 +4107,7 @@ def test_a_cube_at_a_side_whose_face_goes_unread_is_told_and_recorded_once_the_d
 
 
 @pytest.mark.parametrize("case", ["thrown since", "lying there since", "dead cube"])
-def test_a_redouble_laid_with_its_face_unread_is_recorded_only_where_the_take_it_can_be(tmp_path, case):
+def test_a_redouble_laid_with_its_face_unread_is_recorded_only_where_its_take_is_told_and_allowed(tmp_path, case):
     """RULES 5.3, 5.2, 6.3: dark doubled and light took (the cube read 2 at light's side); light
     redoubles and the cube is laid at dark's side, read surely there but its face not (2, 4 and
     64 at 0.2-0.4: vid 10015, a board 242 px wide). Light's dice thrown after it came there tell
