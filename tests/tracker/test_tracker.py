@@ -1178,6 +1178,30 @@ def test_a_board_no_roll_makes_read_once_is_no_foul_when_the_video_ends_on_a_leg
     assert not [e for e in events if not e.get("accepted", True)]
 
 
+def test_a_turn_with_one_die_found_to_the_end_is_read_off_the_board_when_the_video_ends(tmp_path):
+    """Dark's 6-4 lies with one die found, the other never (vid 10000 in a dim room: light's
+    last 1-1), through its play; the video ends as the dice are picked up, a false find read
+    at the last settle: the play on view is recorded as dark's turn, nothing called."""
+    rng = np.random.default_rng(14)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+
+    def one_die(board, face):
+        glimpse = look(board, (face, 1), "left")
+        glimpse.dice, glimpse.throw_valid = glimpse.dice[:1], 0.0
+        return glimpse
+
+    light_opened = Position.start().apply("8/5 6/5")
+    dark_half = light_opened.swapped().apply("24/18").swapped()
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    looks = [look(Position.start()), look(Position.start(), (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+             one_die(light_opened, 6), one_die(dark_half, 6), one_die(dark_played, 6), one_die(dark_played, 2)]
+    events, referee = _tracked(tmp_path, looks, finish=True)
+    plays = [(e["player"], e.get("dice"), e.get("play")) for e in events if e["type"] == "play"]
+    assert plays == [(1, [3, 1], "8/5 6/5"), (2, [6, 4], "24/18 13/9")]
+    assert not [e for e in events if not e.get("accepted", True) or e["type"] == "call"]
+    assert referee.state.position == dark_played.swapped()  # from dark's side, dark on roll until light throws
+
+
 def test_a_throw_glimpsed_as_perhaps_cocked_and_thrown_again_is_a_reroll(tmp_path):
     """RULES 2.3: dark's dice come to rest with one die leaning (read 0.3 flat, its face unsure),
     are picked up with nothing played and thrown again by dark: that throw did not count, and
