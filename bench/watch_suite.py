@@ -81,6 +81,29 @@ def source_file(spec: dict, vdir: Path, edited: bool = True) -> Path:
     return edited
 
 
+def unplayable(path: Path, game: int, turns: int) -> str | None:
+    """The first play, of the ``turns`` of ``game`` in ``path`` that a render shows (counted as
+    ``synth video --max-turns`` counts them), that cannot be made on the board the plays before it
+    leave, said as "turn N: PLAY cannot be played"; None if all can."""
+    from engine.errors import EngineError
+    from engine.position import Position
+    from engine.transcript import parse_transcript
+
+    source = parse_transcript(path.read_text())
+    position = Position.start(source.variant)
+    shown = [a for a in source.games[game - 1].actions
+             if (a.kind == "play" and a.play is not None) or a.kind in ("double", "take", "drop")]
+    for action in shown[:turns]:
+        if action.kind == "drop":
+            break
+        if action.kind == "play":
+            try:
+                position = (position.apply(action.play) if action.play else position).swapped()
+            except EngineError:
+                return f"turn {action.number}: {action.play} cannot be played"
+    return None
+
+
 def render(spec: dict, vdir: Path) -> None:
     vdir.mkdir(parents=True, exist_ok=True)
     if spec["source"].startswith("selfplay:") and spec["edit"] is None:
@@ -89,6 +112,14 @@ def render(spec: dict, vdir: Path) -> None:
         what = ["--transcript", str(source_file(spec, vdir))]
         if spec["put_right"]:  # the foul is put right to the source's own play (RULES 7.2)
             what += ["--put-right", str(source_file(spec, vdir, edited=False))]
+        elif spec["edit"] is not None:
+            # a foul left standing moves the board off the source's: a later play may have no
+            # checker to move, and the render shows something else there, perhaps another foul
+            # (10031's first edit); the turns from there count as wrong
+            stuck = unplayable(source_file(spec, vdir), spec["game"], spec["turns"])
+            if stuck:
+                print(f"watch_suite: {spec['seed']}: warning: with the foul left standing, {stuck}; the render "
+                      f"shows something else from there", file=sys.stderr)
     # into a scratch folder first: an interrupted render leaves nothing that looks finished
     scratch = Path(tempfile.mkdtemp(dir=vdir.parent))
     done = subprocess.run([sys.executable, "-m", "gammoncam", "synth", "video", *what, "--seed", str(spec["seed"]),
