@@ -498,7 +498,8 @@ class Tracker:
         (no dice at the last settle), is over: if its play is illegal whatever was thrown, it
         is recorded and called (:meth:`_foul_unseen`); one read so earlier that the last board no
         longer shows is read again from that board (:meth:`_foul_gone`). With dice glimpsed only
-        at the last settle, a clearly legal play on view is recorded as the turn's."""
+        at the last settle, or a recorded throw not read there, a clearly legal play on view is
+        recorded as the turn's."""
         if self.last_logp is not None and self._foul_gone(self.last_logp):
             self._missed_turn(self.last_logp, over=self.dice_seen is None and self.last_look is None)
         if (self.unseen is None and self.held is None and self.pending is None and self.last_logp is not None
@@ -514,6 +515,17 @@ class Tracker:
         self._settle_unseen()
         if self.held is not None and self.last_logp is not None:
             self._resolve_held(self.last_logp)
+        state = self.state
+        if (state.phase == "moving" and self.dice_seen is not None and self.dice_seen_t < self.t
+                and self.pending is None and self.last_logp is not None
+                and decode(state.position, state.dice, COLOUR[state.on_roll], self.last_logp,
+                           self.thresholds).kind == "legal"):
+            # the throw's dice not read at the last settle, and the board showing a play of them
+            # clearly legal: picked up as the video ended (vid 9983 in a dim room: light's 6-4
+            # played 22/16 22/18, the last settle 0.2 s after the pick-up read a false find as a
+            # die, so the dice were never seen gone). A board no legal play explains is left: the
+            # play may be half made, and no call rests on a look at the video's end.
+            self._end_play(self.last_logp)
         if self.pending is not None and self.pending.unplayed and not self._dance_waiting():
             # no next throw to tell whether it counted: nothing to record, nor call, but a roll
             # that could be played went unplayed, for the official to look at

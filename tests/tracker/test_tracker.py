@@ -1202,6 +1202,35 @@ def test_a_turn_with_one_die_found_to_the_end_is_read_off_the_board_when_the_vid
     assert referee.state.position == dark_played.swapped()  # from dark's side, dark on roll until light throws
 
 
+def test_a_play_whose_dice_were_not_read_at_the_last_settle_is_recorded_when_the_video_ends(tmp_path):
+    """Dark's 6-4, read surely, is played 24/18 13/9 with the dice on view; the video ends just
+    after they are picked up, its last settle reading a false find as a die (vid 9983 in a dim
+    room): the play is recorded. A play half made (24/18 alone) is left, and nothing called."""
+    rng = np.random.default_rng(15)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+
+    def false_find(board):  # something beside the board read, unsurely, as a 5
+        obs = look(board, (5, 1), "right")
+        obs.dice, obs.throw_valid = obs.dice[:1], 0.0
+        obs.dice[0]["faces"] = honest(np.array([0.05, 0.05, 0.1, 0.07, 0.68, 0.05]))
+        return obs
+
+    light_opened = Position.start().apply("8/5 6/5")
+    dark_half = light_opened.swapped().apply("24/18").swapped()
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    opening = [look(Position.start()), look(Position.start(), (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+               look(light_opened, (6, 4), "left"), look(dark_half, (6, 4), "left")]
+    events, referee = _tracked(tmp_path, opening + [look(dark_played, (6, 4), "left"), false_find(dark_played)],
+                               finish=True)
+    plays = [(e["player"], e.get("dice"), e.get("play")) for e in events if e["type"] == "play"]
+    assert plays == [(1, [3, 1], "8/5 6/5"), (2, [6, 4], "24/18 13/9")]
+    assert not [e for e in events if not e.get("accepted", True) or e["type"] == "call"]
+    (tmp_path / "half").mkdir()
+    events, _ = _tracked(tmp_path / "half", opening + [false_find(dark_half)], finish=True)
+    assert [e["player"] for e in events if e["type"] == "play"] == [1]
+    assert not [e for e in events if not e.get("accepted", True) or e["type"] == "call"]
+
+
 def test_a_throw_glimpsed_as_perhaps_cocked_and_thrown_again_is_a_reroll(tmp_path):
     """RULES 2.3: dark's dice come to rest with one die leaning (read 0.3 flat, its face unsure),
     are picked up with nothing played and thrown again by dark: that throw did not count, and
