@@ -285,7 +285,7 @@ def main() -> int:
         "video_s": s["video_s"], "cpu_s": s["cpu_s"], "wall_s": s["wall_s"],
         "speed_cpu": round(s["video_s"] / s["cpu_s"], 2) if s["cpu_s"] else None,
         "speed_wall": round(s["video_s"] / s["wall_s"], 2) if s["wall_s"] else None,
-        "settles": s["settled"], "recognize_ms_median": s["recognize_ms_median"],
+        "settles": s["settled"], "looked_again": s.get("looked_again"), "recognize_ms_median": s["recognize_ms_median"],
         "latency_ms_median": s["latency_ms_median"], "latency_ms_max": s["latency_ms_max"],
         "turns_shown": len(shown), "turns_recorded": sum(turn is not None for turn in got), "turns_right": right,
         "turns_found_in_order": found,

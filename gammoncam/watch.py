@@ -4,7 +4,9 @@ Every frame goes through the gate (:mod:`vision.motion`); only the frame on whic
 becomes settled is recognised, and its observation goes to the tracker (:mod:`gammoncam.tracker`),
 which submits events to the referee session (:mod:`gammoncam.referee`, logged before acting).
 Everything the tracker sees and every call goes to ``emit`` as a dict with the frame's time
-``t`` (seconds) and index ``frame``.
+``t`` (seconds) and index ``frame``. A settle that reads dice beyond the gate's view (past the
+rail), where none lay before, goes to the tracker only once the gate has seen them still there
+(:meth:`Watcher._look_again`).
 
 Without corners given, the board is found (:func:`vision.corners.find_corners`) on the first
 frames, twice a second of video until it is. With the real recognizer, settled frames calibrate
@@ -131,6 +133,7 @@ class RecognizerObserver:
 class WatchStats:
     frames: int = 0
     settled: int = 0
+    looked_again: int = 0  # settles not read, their dice beyond the gate's view looked at again
     gate_ms: list = field(default_factory=list)
     recognize_ms: list = field(default_factory=list)
     track_ms: list = field(default_factory=list)
@@ -142,7 +145,8 @@ class WatchStats:
     def to_json(self) -> dict:
         med = lambda xs: round(float(np.median(xs)), 2) if xs else None
         top = lambda xs: round(float(np.max(xs)), 2) if xs else None
-        return {"frames": self.frames, "settled": self.settled, "video_s": round(self.video_s, 2),
+        return {"frames": self.frames, "settled": self.settled, "looked_again": self.looked_again,
+                "video_s": round(self.video_s, 2),
                 "wall_s": round(self.wall_s, 2), "cpu_s": round(self.cpu_s, 2),
                 "fps_wall": round(self.frames / self.wall_s, 1) if self.wall_s else None,
                 "fps_cpu": round(self.frames / self.cpu_s, 1) if self.cpu_s else None,
@@ -172,6 +176,8 @@ class Watcher:
         self.board_lost = None  # while the camera looks elsewhere: the board's gate image as last seen
         self.latest = None  # the latest frame's image (the calibration page shows it)
         self.corners_given = None  # corners an official gave on the page, used from the next frame
+        self.beyond = []  # dice read beyond the gate's view at the last settle: (x, y, crop side) in frame pixels
+        self.looked_from = None  # a settle not read, its dice looked at again: (its wall time, quiet ms)
         referee.recorders.append(self._call)  # in silent mode too: the stream and page list, the box stays dark
         warm_up(referee.state.variant)
 
@@ -261,6 +267,33 @@ class Watcher:
                                                       "it to come back"})
         return None
 
+    def _look_again(self, obs) -> bool:
+        """Whether the dice of this settle must be looked at again before the tracker reads it:
+        some lie beyond the gate's view (off the board, past the rail) where no die lay at the
+        last settle, so the gate could not see whether they were still rolling (vid 9993, the gate
+        counting changes in the dark finely: light's dice rolling in from beyond the rail, read on
+        their way as a throw off the board, a false re-roll call). The gate then watches them there
+        and settles again once they and the board stayed still
+        (:meth:`vision.motion.SettleGate.look_again`); dice at rest are read at the same place,
+        0.1 s later. A second look whose dice never moved is read whatever it finds, so a false
+        find that wanders beyond the rail holds nothing up."""
+        from vision.rectify import Field
+
+        corners = getattr(self.observer, "corners", None)
+        dice = [d for d in obs.dice if "uv" in d and "px" in d] if corners is not None else []
+        beyond = []
+        if dice:
+            at = Field(corners).to_image([d["uv"] for d in dice])
+            # a die (half its reading crop across) not wholly inside the view
+            beyond = [(float(x), float(y), float(d["px"])) for (x, y), d in zip(at, dice)
+                      if not self.gate.sees((x, y), d["px"] / 4)]
+        last, self.beyond = self.beyond, beyond
+        new = [s for s in beyond if not any(np.hypot(s[0] - o[0], s[1] - o[1]) <= s[2] / 2 for o in last)]
+        if not new or self.gate.second_look:
+            return False
+        self.gate.look_again(beyond)
+        return True
+
     def run(self) -> WatchStats:
         cpu0, wall0 = time.process_time(), time.perf_counter()
         stats = self.stats
@@ -286,6 +319,9 @@ class Watcher:
                 stats.settled += 1
                 self.current.update(t=frame.time, frame=frame.index, settle_wall=wall,
                                     quiet_ms=self.gate.still_frames / self.gate.fps * 1000)
+                looked_from, self.looked_from = self.looked_from, None
+                if looked_from is not None and self.gate.second_look:  # still since the settle looked at again
+                    self.current["settle_wall"], self.current["quiet_ms"] = looked_from
                 before = getattr(self.observer, "calibration", None)
                 t0 = time.perf_counter()
                 if reading.foreign > RELOCALISE_FOREIGN and hasattr(self.observer, "relocalise"):
@@ -313,6 +349,10 @@ class Watcher:
                         self._follow_calibrated_board()
                 if calibration is not None and not calibration.accepted:
                     continue  # which side is whose is not known yet
+                if self._look_again(obs):
+                    stats.looked_again += 1
+                    self.looked_from = (self.current["settle_wall"], self.current["quiet_ms"])
+                    continue
                 t1 = time.perf_counter()
                 with self.lock:
                     self.tracker.observe(obs, frame.time, frame.index)

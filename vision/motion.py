@@ -77,15 +77,28 @@ class SettleGate:
     went 16 s unsettled through two whole turns (vid 7419). Such changes lie inside the view,
     apart from its edge, so they are no hand (counted as one, each throw in that view waited the
     0.6 s, and its call came 0.7 s after the board stilled).
+    ``dim_level``: the grey level under which a pixel's motion thresholds shrink with its
+    brightness, down to ``dim_floor`` of ``delta`` and ``colour_delta`` (8 and 16 levels; 0 keeps
+    them whole): in a dim room (``--condition dim``, gamma 1.6) a dark die rolling or a dark
+    checker carried over a dark field changed too few levels, and the board settled under them
+    (``bench/settle_gate.py``: settles while something moved, vids 9998 9, 9950 10, 10013 8, 9924
+    41 a game). A floor of half ``delta`` (6 levels) made a compressed video's grain in its dark
+    parts move the board (vid 10000: 155 settles became 229).
+
+    The view ends a little beyond the rails, so a die rolling further off (the dice finder looks
+    a third of the field's height beyond them) moves nothing the gate sees: :meth:`look_again`
+    watches such dice where they were read until the board settles again.
     """
 
     def __init__(self, corners, fps: float = 30.0, *, margin: float = 0.12, quiet_s: float = 0.1,
                  delta: int = 12, colour_delta: int = 24, still: float = 0.0004, hand: float = 0.03,
-                 hand_quiet_s: float = 0.6):
+                 hand_quiet_s: float = 0.6, dim_level: float = 96.0, dim_floor: float = 0.67,
+                 spot_moved: float = 0.03):
         self.fps = float(fps) if fps and fps > 0 else 30.0
         self.quiet = max(1, int(round(quiet_s * self.fps)))
         self.hand_quiet = max(self.quiet, int(round(hand_quiet_s * self.fps)))
         self.delta, self.colour_delta, self.still, self.hand = delta, colour_delta, still, hand
+        self.dim_level, self.dim_floor, self.spot_moved = dim_level, dim_floor, spot_moved
         self.margin = margin
         self.set_corners(corners)
         self.reset()
@@ -94,6 +107,7 @@ class SettleGate:
         """Follow the board to a new place in the image (after re-localisation)."""
         self.corners = np.asarray(corners, np.float64).reshape(4, 2)
         self.homography = self._homography(self.corners)
+        self.view = expand(self.corners, self.margin).astype(np.float32)  # in frame pixels
         self.edge = None  # (frame size, the view's edge within such a frame), made on the first frame
         self.reset()
 
@@ -109,14 +123,54 @@ class SettleGate:
         self.reference: np.ndarray | None = None  # the last settled image
         self.still_frames = 0
         self.was_settled = False
+        self.fine_before = False  # the last frame changed by the dim thresholds alone
+        self.earlier = (None, None)  # the gate's images of the frame before the last
+        self.spots: list = []  # boxes of the shrunk frame watched beyond the view (look_again)
+        self.spot_images: list | None = None
+        self.spots_moved = False
+        self.second_look = False  # this settle ended a look again at spots that stayed still
 
     def image(self, frame: np.ndarray, homography: np.ndarray | None = None) -> np.ndarray:
         """The gate's small colour image of the board in ``frame`` (where ``homography`` puts it)."""
-        h, w = frame.shape[:2]
-        small = cv2.resize(frame, (w // SHRINK, h // SHRINK), interpolation=cv2.INTER_AREA)
-        board = cv2.warpPerspective(small, self.homography if homography is None else homography, SIZE,
-                                    flags=cv2.INTER_LINEAR)
+        board = cv2.warpPerspective(self.shrunk(frame), self.homography if homography is None else homography,
+                                    SIZE, flags=cv2.INTER_LINEAR)
         return cv2.GaussianBlur(board, (3, 3), 0)
+
+    @staticmethod
+    def shrunk(frame: np.ndarray) -> np.ndarray:
+        """The frame shrunk by :data:`SHRINK` (area averaging), as the gate looks at it."""
+        h, w = frame.shape[:2]
+        return cv2.resize(frame, (w // SHRINK, h // SHRINK), interpolation=cv2.INTER_AREA)
+
+    def sees(self, point, inset: float = 0.0) -> bool:
+        """Whether the frame pixel ``point`` lies in the gate's view, ``inset`` pixels or more
+        inside its edge."""
+        x, y = (float(c) for c in np.asarray(point, np.float64).reshape(2))
+        return cv2.pointPolygonTest(self.view, (x, y), True) >= inset
+
+    def look_again(self, spots) -> None:
+        """Settle again only once the board and each of ``spots`` (frame pixels: centre x, y and
+        side) stayed still for ``quiet_s``: dice read beyond the view may have been still rolling
+        (vid 9993, its gate counting changes in the dark finely: light's dice rolling in from
+        beyond the rail, read as a throw off the board, a false re-roll call). :attr:`second_look`
+        tells the settle that ends it with the spots still throughout."""
+        self.spots = []
+        for x, y, side in spots:
+            r = max(2, int(round(side / 2 / SHRINK)))
+            cx, cy = int(round(x / SHRINK)), int(round(y / SHRINK))
+            self.spots.append((max(cx - r, 0), max(cy - r, 0), cx + r + 1, cy + r + 1))
+        self.spot_images, self.spots_moved = None, False
+        self.still_frames, self.was_settled = 0, False
+
+    def _spots_move(self, frame: np.ndarray) -> bool:
+        """Whether anything moved in the watched spots since the last frame."""
+        small = cv2.cvtColor(self.shrunk(frame), cv2.COLOR_BGR2GRAY)
+        images = [small[y0:y1, x0:x1] for x0, y0, x1, y1 in self.spots]
+        before, self.spot_images = self.spot_images, images
+        if before is None:
+            return False
+        return any(a.size and a.shape == b.shape and self._changed(a, b, self.delta)[1].mean() > self.spot_moved
+                   for a, b in zip(images, before))
 
     @staticmethod
     def grey(image: np.ndarray) -> np.ndarray:
@@ -136,6 +190,18 @@ class SettleGate:
         _, regions = cv2.connectedComponents(cv2.dilate(changed, np.ones((3, 3), np.uint8)))
         touching = np.unique(regions[edge & (regions > 0)])
         return float(np.isin(regions, touching).mean()) if len(touching) else 0.0
+
+    def _changed(self, a: np.ndarray, b: np.ndarray, delta: float) -> tuple[np.ndarray, np.ndarray]:
+        """Where ``a`` and ``b`` (grey, or colour: in any channel) differ by more than ``delta``
+        levels; and where they do so or, both darker than ``dim_level``, differ by as large a
+        share of their brightness (at least ``dim_floor`` of ``delta``)."""
+        diff = cv2.absdiff(a, b)
+        plain = diff > delta
+        fine = plain if not self.dim_level else diff > np.clip(
+            np.maximum(a, b).astype(np.float32) * (delta / self.dim_level), delta * self.dim_floor, delta)
+        if plain.ndim == 3:
+            plain, fine = plain.any(axis=2), fine.any(axis=2)
+        return plain, fine
 
     def foreign_at(self, frame: np.ndarray, corners) -> float:
         """The share of the board's image at ``corners`` in ``frame`` that differs from the last
@@ -162,16 +228,29 @@ class SettleGate:
             # in grey, or in any colour by ``colour_delta``: red dice rolling over a wood field of
             # their own grey changed no grey level by ``delta``, and the board settled under them
             # (vid 9924: a throw read while rolling, read again at rest, called as thrown again)
-            moved = cv2.absdiff(grey, self.previous_grey) > self.delta
-            moved |= cv2.absdiff(colour, self.previous).max(axis=2) > self.colour_delta
-            motion = float(moved.mean())
+            plain, fine = self._changed(grey, self.previous_grey, self.delta)
+            plain_colour, fine_colour = self._changed(colour, self.previous, self.colour_delta)
+            motion = float((plain | plain_colour).mean())
+            # A change only the dim thresholds see counts from its second frame running, where the
+            # picture did not go back to what it was two frames before: a die rolling in the dark,
+            # not a compressed video's grain in its dark parts, a frame's spike or flicker (vid
+            # 9933 counting every such frame: settles 173 -> 227, its record 37 -> 32 of 40 right)
+            fine_motion = float((fine | fine_colour).mean())
+            if fine_motion > self.still and self.fine_before:
+                _, net = self._changed(grey, self.earlier[1], self.delta)
+                _, net_colour = self._changed(colour, self.earlier[0], self.colour_delta)
+                motion = max(motion, min(fine_motion, float((net | net_colour).mean())))
+            self.fine_before = fine_motion > self.still
+        self.earlier = (self.previous, self.previous_grey)
         self.previous, self.previous_grey = colour, grey
         foreign, hands = 0.0, False
         if self.reference is not None:
             changed = (cv2.absdiff(grey, self.reference) > self.delta).astype(np.uint8)
             foreign = float(changed.mean())
             hands = foreign > self.hand and self._reaches_in(changed, frame.shape) > self.hand / 2
-        if motion <= self.still:
+        spots_move = bool(self.spots) and self._spots_move(frame)
+        self.spots_moved |= spots_move
+        if motion <= self.still and not spots_move:
             self.still_frames += 1
         else:
             self.still_frames = 0
@@ -180,6 +259,9 @@ class SettleGate:
         needed = self.hand_quiet if hands else self.quiet
         settled = self.still_frames >= needed
         settled_now = settled and not self.was_settled
+        if settled_now:
+            self.second_look = bool(self.spots) and not self.spots_moved
+            self.spots, self.spot_images = [], None
         if settled:
             self.reference = grey
             hands = False

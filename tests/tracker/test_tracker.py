@@ -3115,6 +3115,121 @@ def test_dice_rolling_in_a_colour_of_the_fields_grey_keep_the_board_unsettled():
     assert settled == [False] * 10 + [True] * 2
 
 
+
+def test_dice_rolling_over_a_dark_board_in_a_dim_room_keep_the_board_unsettled():
+    """In a dim room a dark die rolling over a dark field changes its pixels by fewer grey levels
+    than the gate's ``delta`` (vids 9924, 9950, 9998 and 10013 under ``--condition dim``: 8 to 41
+    settles a game while dice rolled or a checker was carried). Where the picture is dark the
+    gate counts a change by the same share of the brightness (``dim_level``), down to ``dim_floor``
+    of ``delta``, from the second frame running that shows it: the board stays unsettled while
+    the die rolls and settles once it rests, and neither the grain of a dark picture (3 levels)
+    nor a compressed video's spike of a frame (vid 9933) unsettles it."""
+    field_colour, die_colour = (30, 30, 30), (40, 40, 40)  # 10 levels apart: under delta (12)
+    corners = np.array([[20, 20], [300, 20], [300, 220], [20, 220]], float)
+    gate = SettleGate(corners, fps=15)
+    rng = np.random.default_rng(1)
+    board = np.full((240, 320, 3), field_colour, np.uint8)
+    grain = lambda image: np.clip(image.astype(int) + rng.integers(-3, 4, image.shape), 0, 255).astype(np.uint8)
+    for _ in range(4):
+        gate(grain(board))
+    assert gate(grain(board)).settled
+    spike = board.copy()
+    spike[50:62, 50:62] = die_colour  # one frame, then gone
+    assert [gate(grain(frame)).settled for frame in (spike, board, board)] == [True] * 3
+    settled = []
+    for k in range(12):  # rolling 12 px a frame, then at rest for four frames
+        frame = board.copy()
+        x = 80 + 12 * min(k, 8)
+        frame[100:118, x:x + 18] = die_colour
+        settled.append(gate(grain(frame)).settled)
+    assert settled == [True] + [False] * 9 + [True] * 2
+    plain, fine = SettleGate(corners, fps=15, dim_level=0)._changed(np.uint8([[30]]), np.uint8([[40]]), gate.delta)
+    assert not plain.any() and not fine.any()  # without it, 10 levels are no change
+
+
+def _table_with_board(die_x: int | None = None) -> np.ndarray:
+    """A 480x320 picture: the board in its middle (the gate's corners below), the table round it,
+    and a die beyond the board's right-hand rail at ``die_x``."""
+    frame = np.full((320, 480, 3), 60, np.uint8)
+    frame[60:260, 100:380] = 140
+    if die_x is not None:
+        frame[150:168, die_x:die_x + 18] = 240
+    return frame
+
+
+_BOARD_ON_THE_TABLE = np.array([[100, 60], [380, 60], [380, 260], [100, 260]], float)
+
+
+def test_the_gate_looks_again_at_dice_beyond_its_view_until_they_rest():
+    """The gate's view ends a little beyond the rails, so a die rolling further off moves nothing
+    it sees. Told to look again at such a die (``look_again``), it settles again only once the
+    die stayed still there, and says so (``second_look``); a die still rolling keeps it waiting."""
+    gate = SettleGate(_BOARD_ON_THE_TABLE, fps=15)
+    assert gate.sees((240, 160)) and not gate.sees((430, 160)) and not gate.sees((395, 160), 9)
+    assert [gate(_table_with_board(420)).settled_now for _ in range(3)] == [False, False, True]
+    gate.look_again([(429, 159, 36)])
+    readings = [gate(_table_with_board(420 + 4 * min(k, 3))) for k in range(8)]  # rolls 3 frames more
+    assert [r.settled_now for r in readings] == [False] * 5 + [True] + [False] * 2
+    assert not gate.second_look  # the spot moved: the dice read there may have moved on
+    gate.look_again([(441, 159, 36)])
+    readings = [gate(_table_with_board(432)) for _ in range(4)]
+    assert [r.settled_now for r in readings] == [False, True, False, False] and gate.second_look
+
+
+
+def test_the_watch_reads_dice_beyond_the_gates_view_once_they_rest():
+    """A settle that reads a die beyond the gate's view, where none lay at the last settle, is
+    not given to the tracker: the die may still be rolling (vid 9993 with the gate's
+    ``dim_level``: dice rolling in from beyond the rail read as a throw off the board, a false
+    re-roll call). The watch reads the board again once the die stayed still."""
+    from engine.profiles import profile
+    from gammoncam.frames import Frame
+    from gammoncam.referee import Referee
+    from gammoncam.watch import Watcher
+    from vision.observation import Observation
+    from vision.rectify import Field
+
+    field = Field(_BOARD_ON_THE_TABLE)
+
+    class Table:  # the die rolls off the board, rests, and stays there
+        fps = 15.0
+
+        def __iter__(self):
+            rolling = [None] * 4 + [300, 340, 380, 400, 410, 416, 420, 424, 428] + [432] * 12
+            for k, x in enumerate(rolling):
+                yield Frame(k, k / self.fps, _table_with_board(x))
+
+    class DiceAt:  # reads the die where the picture shows it
+        corners = _BOARD_ON_THE_TABLE
+
+        def __call__(self, image, index):
+            obs = Observation.uniform()
+            xs = np.flatnonzero((image[159] == 240).all(axis=1))
+            if len(xs):
+                uv = field.to_field([[xs.mean(), 159.0]])[0]
+                obs.dice = [{"faces": np.eye(6)[4], "uv": uv.tolist(), "px": 36.0, "on_board": False}]
+            return obs
+
+    class Reads:
+        def __init__(self):
+            self.at = []
+
+        def observe(self, obs, t, index):
+            self.at.append((index, [round(d["uv"][0], 2) for d in obs.dice]))
+
+        def finish(self):
+            pass
+
+    watcher = Watcher(Table(), DiceAt(), Referee(profile("tournament", match_length=5)), _BOARD_ON_THE_TABLE,
+                      emit=lambda event: None)
+    watcher.tracker = reads = Reads()
+    watcher.run()
+    # The die leaves the view at frame 8 and rolls on beyond it: the board settles at frame 9, with
+    # the die on its way (read there before, a throw off the board), then once it rests (frame 15).
+    rests = round(float(field.to_field([[440.5, 159.0]])[0][0]), 2)
+    assert reads.at == [(2, []), (15, [rests])]
+
+
 def _gate_with_dice_settled():
     board = np.full((240, 320, 3), 120, np.uint8)
     corners = np.array([[20, 20], [300, 20], [300, 220], [20, 220]], float)
