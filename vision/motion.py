@@ -99,6 +99,7 @@ class SettleGate:
         self.hand_quiet = max(self.quiet, int(round(hand_quiet_s * self.fps)))
         self.delta, self.colour_delta, self.still, self.hand = delta, colour_delta, still, hand
         self.dim_level, self.dim_floor, self.spot_moved = dim_level, dim_floor, spot_moved
+        self.fine_levels: dict = {}  # delta -> (256,) thresholds by brightness
         self.margin = margin
         self.set_corners(corners)
         self.reset()
@@ -197,11 +198,19 @@ class SettleGate:
         share of their brightness (at least ``dim_floor`` of ``delta``)."""
         diff = cv2.absdiff(a, b)
         plain = diff > delta
-        fine = plain if not self.dim_level else diff > np.clip(
-            np.maximum(a, b).astype(np.float32) * (delta / self.dim_level), delta * self.dim_floor, delta)
+        fine = plain if not self.dim_level else diff > cv2.LUT(cv2.max(a, b), self._fine_levels(delta))
         if plain.ndim == 3:
             plain, fine = plain.any(axis=2), fine.any(axis=2)
         return plain, fine
+
+    def _fine_levels(self, delta: float) -> np.ndarray:
+        """The fine threshold for each brightness 0-255, whole levels (a table: the gate runs on
+        every frame)."""
+        if delta not in self.fine_levels:
+            grey = np.arange(256, dtype=np.float64)
+            levels = np.clip(grey * (delta / self.dim_level), delta * self.dim_floor, delta)
+            self.fine_levels[delta] = np.floor(levels).astype(np.uint8)
+        return self.fine_levels[delta]
 
     def foreign_at(self, frame: np.ndarray, corners) -> float:
         """The share of the board's image at ``corners`` in ``frame`` that differs from the last
