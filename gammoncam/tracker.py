@@ -1511,7 +1511,7 @@ class Tracker:
             if self._margin(start, "light", logp) < self.thresholds.call:
                 return
             options = [(side, start, roll) for side in (0, 1) for roll in ROLLS]
-        elif phase in ("turn", "played") and self._board_moved(logp):
+        elif phase in ("turn", "played") and (self._board_moved(logp) or self._moved_on_from_unseen(logp)):
             side, before = self._due()
             options = [(side, before, roll) for roll in ROLLS]
         else:
@@ -1533,6 +1533,19 @@ class Tracker:
             foul = None if glimpsed is not None else self._foul_unseen(side, before, logp)
             if foul is not None:
                 self.unseen = foul
+
+    def _moved_on_from_unseen(self, logp: np.ndarray) -> bool:
+        """Whether the board no longer shows the turn read off it (:attr:`unseen`), the player
+        due's, nor the board before that turn: they played on, by a move too little for
+        :meth:`_board_moved` to tell from the board before (a lone checker borne off, one point's
+        reading: vid 10036, light's 6-3 glimpsed, played 6/3 then 3/off; 6/3, a 2-1's whole play,
+        was read off the board, and its 3/off, 7.5 nats from the board before the turn, left it
+        so: every turn after was measured against a checker that had gone)."""
+        read = self.unseen
+        if read is None or read.side != self._due()[0]:
+            return False
+        due, before = self._due()
+        return not (self._shows(read.decision.position, COLOUR[due], logp) or self._shows(before, COLOUR[due], logp))
 
     def _first_turn_missed(self, thrower: int | None, logp: np.ndarray) -> bool:
         """Whether a throw in long nardy, before any game is followed on a board seen set up,

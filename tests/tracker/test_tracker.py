@@ -1202,6 +1202,49 @@ def test_a_turn_with_one_die_found_to_the_end_is_read_off_the_board_when_the_vid
     assert referee.state.position == dark_played.swapped()  # from dark's side, dark on roll until light throws
 
 
+def test_a_lone_checker_borne_off_after_a_half_made_play_read_as_another_rolls_is_recorded(tmp_path):
+    """RULES 3, 4.3: light's 6-3 in the bear-off, glimpsed only (the 3 read half as a 6), played
+    6/3 then 3/off. 6/3 alone is a 2-1's whole play and was read off the board; the 3/off after
+    it shows as the 6-point empty, one point's reading (7.4 nats, a die lying near: vid 10036),
+    too little to tell the board moved from before the turn. The board no longer shows 6/3, and
+    6/off of the glimpsed 6-3 explains it: that is recorded when dark throws, and dark's play
+    after it is followed, nothing called (6/3 was recorded before, and every turn after it was
+    measured against a checker gone)."""
+    from vision.checkers import CLASSES
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(21)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    _classes = lambda position: expected_classes(position.board[None], "light", "backgammon")[0]
+    bare = Position([10, 2, 2, 0, 0, 1] + [0] * 18, [7, 4, 0, 2] + [0] * 20)  # dark two off
+    dark_played = bare.swapped().apply("4/off(2)").swapped()
+    half_made, played = dark_played.apply("6/3"), dark_played.apply("6/off")
+    six_point = int(np.flatnonzero(_classes(dark_played) != _classes(played))[0])  # the tray is read apart
+    assert CLASSES[_classes(dark_played)[six_point]] == ("light", 1)
+
+    def faint(board, dice=()):  # the 6-point read empty as a die lying near leaves it
+        probs = np.exp(_observation_of(board, "light", rng))
+        probs[six_point] = 1e-4
+        probs[six_point, CLASSES.index((None, 0))], probs[six_point, CLASSES.index(("light", 1))] = 1.0, 6e-4
+        obs = Observation.from_locations(probs / probs.sum(axis=1, keepdims=True))
+        obs.dice, obs.throw_valid = look(board, dice).dice, 0.5 if dice else 0.0
+        return obs
+
+    def glimpsed(obs):  # the 3 read half as a 6
+        obs.dice[1]["faces"] = honest(np.array([0.02, 0.01, 0.43, 0.04, 0.07, 0.43]))
+        obs.throw_valid = 0.5
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(bare), look(bare, (6, 5), "left"), look(dark_played, (6, 5), "left"), look(dark_played),
+        glimpsed(look(dark_played, (6, 3))), glimpsed(look(half_made, (6, 3))), glimpsed(faint(played, (6, 3))),
+        faint(played), look(played, (5, 3), "left"),
+        look(played.swapped().apply("2/off(2)").swapped())], finish=True)
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, [6, 5], "4/off(2)"), (1, [6, 3], "6/off"), (2, [5, 3], "2/off(2)")]
+    assert not [e for e in events if not e.get("accepted", True) or e["type"] == "call"]
+
+
 def test_a_play_whose_dice_were_not_read_at_the_last_settle_is_recorded_when_the_video_ends(tmp_path):
     """Dark's 6-4, read surely, is played 24/18 13/9 with the dice on view; the video ends just
     after they are picked up, its last settle reading a false find as a die (vid 9983 in a dim
