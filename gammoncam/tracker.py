@@ -244,6 +244,11 @@ class Tracker:
     # till the cube is read where and as the record keeps it, or a new game starts: meanwhile a
     # double the referee would call, judged against the record's cube, is noted, not called.
     cube_off_record: bool = False
+    # A cube read surely, twice, at a face no cube action leaves where it went, and recorded as
+    # the face the rules leave (:meth:`_cube`): (as read, as taken) till the cube moves, so the
+    # reader's same misread of it later is no cube action (a 4 read 8 at the owner's side would
+    # be a double by the other player, and called).
+    cube_misread: tuple | None = None
     # Looks at dice whose faces were too unsure to record a throw from, since the last throw was
     # seen (latest last; looks at dice lying still merged): when a turn turns out missed, they
     # tell which of the rolls that make the play on view was thrown (vid 7119: 4-3, 5-2 and 6-1
@@ -361,7 +366,7 @@ class Tracker:
             self.set_up = True
             cube = read_cube(obs, centred=1)  # a game set up: its cube in the middle at 1 (RULES 5.1)
             self.cube_seen = cube if cube != "unsure" else None
-            self.cube_uv = self.cube_before = None
+            self.cube_uv = self.cube_before = self.cube_misread = None
             self.dice_seen = None
             return
         if self.pending is not None:
@@ -370,6 +375,8 @@ class Tracker:
         if self._on_a_shared_point(obs, logp):
             return
         cube = read_cube(obs, seen=self._cube_to_read_from(), centred=self._centred_cube())
+        if self.cube_misread is not None and cube == self.cube_misread[0]:
+            cube = self.cube_misread[1]  # the face misread so before (:meth:`_cube`)
         self._note_cube_face_unread(obs, cube == "unsure")
         cube = self._face_checked(None if cube == "unsure" else cube)
         uv = tuple(obs.cube["uv"]) if cube is not None and "uv" in obs.cube else None
@@ -378,7 +385,7 @@ class Tracker:
             if self._cube_unmoved(cube, uv):
                 self.cube_before = None
             else:
-                self._cube(self.cube_seen, cube, logp, read_dice(obs) is not None)
+                cube = self._cube(self.cube_seen, cube, logp, read_dice(obs) is not None)
                 unrecorded = (self._recorded_cube(), self.state.phase == "doubled") == recorded
                 self.cube_before = before if unrecorded else None
         if cube is not None:
@@ -596,7 +603,7 @@ class Tracker:
         """Look for the cube where the record now keeps it, after an official's word on a cube
         action the watch did not see (:meth:`double_given`, or a double stated after its turn)."""
         self.cube_seen, self.cube_uv, self.cube_before = self._recorded_cube(), None, None
-        self.cube_unread = self.cube_face_doubted = None
+        self.cube_unread = self.cube_face_doubted = self.cube_misread = None
         self.cube_off_record = False
 
     # -- games ----------------------------------------------------------------------------
@@ -2069,7 +2076,38 @@ class Tracker:
                 and self.state.phase in ("turn", "played") and dice_on_view and look is not None
                 and look.thrower == to)
 
-    def _cube(self, old: tuple, new: tuple, logp: np.ndarray, dice_on_view: bool) -> None:
+    def _cube(self, old: tuple, new: tuple, logp: np.ndarray, dice_on_view: bool) -> tuple:
+        """The cube seen turned from ``old`` to ``new`` (value, place, each read surely): the cube
+        action it is, if any, and the cube to look for from now on. A cube moved and turned, but
+        not to the face a cube action leaves where it went, read so twice (:meth:`_face_checked`),
+        shows that face misread (:func:`face_left`; vid 10026 in a dim room: the 2 of light's
+        double laid at dark's side read 8 at 0.76-0.96, and the double and take went unrecorded,
+        the game's points half), where the doubler may double: else the cube action is not
+        recorded (a call on a face misread could be false), and the official is told either way."""
+        (v0, loc0), (v1, loc1) = old, new
+        if loc1 == loc0 and not (v1 == 2 * v0 or (v0 == 1 and v1 == 2)):
+            # the face read anew where the cube lies, as no cube action leaves it: a misread, now
+            # or before, and no end of a turn (vid 10026 in a dim room: the 2 at dark's side read
+            # 8, then 2 while dark played; the throw held was taken for over, and its half-made
+            # play called too_few_dice). Looked for as the record keeps it there.
+            self.note("cube_moved", value=v1, location=loc1)
+            recorded = self._recorded_cube()
+            return recorded if recorded[1] == loc1 else new
+        self.cube_misread = None
+        face = face_left(old, loc1) if loc1 in COLOUR else v1
+        unturned = (v0,) if v0 != 1 else (1, 64)  # the middle cube's 1 is its 64 face
+        if loc1 != loc0 and v1 != face and v1 not in unturned:
+            if not self.state.apply(CubeUnseen(1 - COLOUR.index(loc1)))[1].accepted:
+                self.note("unclear", what=f"the cube read {v1} at {loc1}'s side, a face no cube action leaves there: "
+                                          "not recorded", value=v1, location=loc1)
+                return new
+            self.note("unclear", what=f"the cube read {v1} at {loc1}'s side, where a cube action leaves {face}: "
+                                      f"taken as {face}", value=face, location=loc1)
+            self.cube_misread, new = (new, (face, loc1)), (face, loc1)
+        self._cube_action(old, new, logp, dice_on_view)
+        return new
+
+    def _cube_action(self, old: tuple, new: tuple, logp: np.ndarray, dice_on_view: bool) -> None:
         (v0, loc0), (v1, loc1) = old, new
         if self.cube_called and new == self._cube_to_read_from():
             # put back where the record keeps it after a double the referee called (RULES 6.4):
@@ -2091,6 +2129,15 @@ class Tracker:
         else:
             self._settle_unseen()
         if self._turned_before_the_throw(loc0, loc1):
+            # The player on roll doubled before the throw and the other took, for they threw
+            # after: the double and take (RULES 5.3, :meth:`double_given`), made at a moment not
+            # known (vid 10026 in a dim room, the face read only with light's throw held). Not a
+            # cube moved unturned (the record off the board), nor where the rules forbid that
+            # double: a call on a face read late could be false.
+            doubler = 1 - COLOUR.index(loc1)
+            if doubled and self.state.apply(CubeUnseen(doubler))[1].accepted:
+                self.double_given(doubler + 1, inferred="the cube lay turned at the taker's side before the doubler threw")
+                return
             self.note("unclear", what="a cube turned before the throw, its face read only after it: not recorded",
                       value=v1, location=loc1)
             return

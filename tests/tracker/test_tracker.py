@@ -1361,11 +1361,12 @@ def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
 
 
 def test_a_double_whose_face_is_read_only_after_the_throw_is_not_called(tmp_path):
-    """RULES 5.2: dark turns the cube to 2 before its throw and lays it before light, where its
-    face is read unsurely (a side face in view: 2 at 0.40, 4 at 0.42; vid 7902 joined at 40%);
-    dark throws 6-4 and plays, and only then is the face read 2 surely. The cube lay at light's
-    side, surely, with no dice on the board: the double came before the throw, and nothing is
-    called (it was called as after the throw: a false call). The double goes unrecorded."""
+    """RULES 5.2, 5.3: dark turns the cube to 2 before its throw and lays it before light, where
+    its face is read unsurely (a side face in view: 2 at 0.40, 4 at 0.42; vid 7902 joined at
+    40%); dark throws 6-4 and plays, and only then is the face read 2 surely. The cube lay at
+    light's side, surely, with no dice on the board: the double came before the throw, and
+    nothing is called (it was called as after the throw: a false call). Dark threw after it, so
+    light took: the double and take are recorded as the rules leave them (``cube_unseen``)."""
     from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
 
     look = _cube_looks(16)
@@ -1386,7 +1387,47 @@ def test_a_double_whose_face_is_read_only_after_the_throw_is_not_called(tmp_path
         look(dark_played, (5, 2), "right", 2, "light")])
     assert not [e for e in events if not e.get("accepted", True)]
     assert [(e["player"], e["play"]) for e in events if e["type"] == "play"] == [(1, "8/5 6/5"), (2, "24/14")]
+    assert [(e["player"], e["value"]) for e in events if e["type"] == "cube_unseen"] == [(2, 2)]
     assert referee.state.dice == (5, 2) and referee.state.on_roll == 0
+    assert (referee.state.cube, referee.state.owner) == (2, 0)
+
+
+def test_a_double_read_at_a_face_no_action_leaves_is_recorded_and_its_face_read_again_ends_no_turn(tmp_path):
+    """RULES 5.3, 3: light doubles before its throw and dark takes; in a dim room the 2 at dark's
+    side reads 8, surely, twice (vid 10026). A cube gone from the middle to a side shows 2, so
+    light's double is recorded at 2 (the official told of the face read), and its take once
+    light throws (before, nothing was recorded and the game's points were half). Through light's
+    play and dark's 6-3, held as unsure, the face reads 8, then 2 again: the same cube where it
+    lay, no cube action, and no end of the turn on the board (before, dark's throw was taken for
+    played when the face changed, its half-made play called too_few_dice: a false call)."""
+    look = _cube_looks(23)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/14").swapped()
+    light_played = dark_played.apply("13/8 6/4")
+    dark_half = light_played.swapped().apply("24/18").swapped()
+    dark_full = light_played.swapped().apply("24/18 13/10").swapped()
+
+    def held(position, dice, half, value):  # the smaller die read at 0.85, the throw held
+        obs = look(position, dice, half, value, "dark")
+        faces = np.zeros(6)
+        faces[dice[1] - 1], faces[dice[1]] = 0.85, 0.15
+        obs.dice[1]["faces"] = honest(faces)
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
+        look(dark_played, (), "right", 8, "dark"), held(dark_played, (5, 2), "right", 8),
+        held(light_played, (5, 2), "right", 8), look(light_played, (), "right", 8, "dark"),
+        held(light_played, (6, 3), "left", 2), held(dark_half, (6, 3), "left", 2), held(dark_full, (6, 3), "left", 2),
+        look(dark_full, (), "right", 2, "dark"), look(dark_full, (4, 1), "right", 2, "dark")])
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert [(e["type"], e.get("value")) for e in events if e["type"] in ("double", "take", "cube_unseen")] == [
+        ("double", 2), ("take", None)]
+    assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"] == [
+        (1, [3, 1], "8/5 6/5"), (2, [6, 4], "24/14"), (1, [5, 2], "13/8 6/4"), (2, [6, 3], "24/18 13/10")]
+    assert (referee.state.cube, referee.state.owner, referee.state.dice) == (2, 1, (4, 1))
 
 
 @pytest.mark.parametrize("four, dim", [(0.85, False), (0.55, False), (0.85, True)],
@@ -1579,8 +1620,9 @@ def test_a_redouble_whose_face_is_misread_once_is_read_from_the_rules_face_next(
     as 8 at the first settle (a face no cube action leaves there), then 4 at 0.62 and 8 at 0.38.
     The impossible face is not taken at once: the next settle reads the face the rules leave, and
     the take and the redouble are recorded (vid 9963 in a dim room: a redouble and its take
-    missed, the cube's value wrong for the rest of the game). Read so at two settles in a row, a
-    face is taken as read, as before."""
+    missed, the cube's value wrong for the rest of the game). Read so at two settles in a row,
+    the face is taken as the one the rules leave, the official told of the face read (vid 10026
+    in a dim room: a double's 2 read 8 at 0.76-0.96; taken as read, nothing was recorded)."""
     look = _cube_looks(31)
     start = Position.start()
     light_opened = start.apply("8/5 6/5")
@@ -1605,8 +1647,10 @@ def test_a_redouble_whose_face_is_misread_once_is_read_from_the_rules_face_next(
     events, referee = _tracked(tmp_path / "twice", head + [
         look(light_again, value=8, location="light"), look(light_again, (5, 2), "left", 8, "light")],
         preset="tournament", match_length=5)
-    assert [e["type"] for e in events if e["type"] in ("double", "take")] == ["double", "take"]
-    assert [(e["value"], e["location"]) for e in events if e["type"] == "cube_moved"] == [(8, "light")]
+    assert [(e["type"], e.get("value")) for e in events if e["type"] in ("double", "take", "cube_moved")] == [
+        ("double", 2), ("take", None), ("double", 4), ("take", None)]
+    assert "taken as 4" in next(e["what"] for e in events if e.get("location") == "light" and "what" in e)
+    assert (referee.state.cube, referee.state.owner, referee.state.dice) == (4, 0, (5, 2))
 
 
 @pytest.mark.parametrize("dark_seen", [False, True])
