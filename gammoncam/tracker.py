@@ -1536,8 +1536,10 @@ class Tracker:
             # kept as its first move, 13/10, which nothing after explained, and the record was
             # lost). A legal board read later (the last checker of a double moved, or the foul put
             # right before the turn ended, RULES 7.2) takes its place. Not with dice on view: a
-            # die lying on a checker can make any board look so.
-            foul = None if glimpsed is not None else self._foul_unseen(side, before, logp)
+            # die lying on a checker can make any board look so; nor on a board not surely moved
+            # from before the turn (a move taken back, read a little off).
+            foul = (None if glimpsed is not None or not self._board_moved(logp)
+                    else self._foul_unseen(side, before, logp))
             if foul is not None:
                 self.unseen = foul
 
