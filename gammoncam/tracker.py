@@ -2110,6 +2110,8 @@ class Tracker:
         return new
 
     def _cube_action(self, old: tuple, new: tuple, logp: np.ndarray, dice_on_view: bool) -> None:
+        """The cube action that takes the cube from ``old`` to ``new``, its face as :meth:`_cube`
+        takes it: recorded (and judged by the referee), or told the official, or only noted."""
         (v0, loc0), (v1, loc1) = old, new
         if self.cube_called and new == self._cube_to_read_from():
             # put back where the record keeps it after a double the referee called (RULES 6.4):
