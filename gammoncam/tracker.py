@@ -1036,6 +1036,13 @@ class Tracker:
             # game to judge this throw in, and a call now could only be wrong.
             self.note("unclear", what="a throw while no game is seen in progress", **info)
             return
+        if self.state.phase == "match_over":
+            # The record has the match over, yet the dice are thrown: the record ended it on a
+            # board misread (a game's end read too soon), or the players play on for fun; a call
+            # now could only be wrong or needless (vid 10039 in a dim room: the record a turn
+            # off, the game's end read early, each throw after it called out of turn).
+            self.note("unclear", what="a throw after the record has the match over", **info)
+            return
         if self.state.phase == "opening":
             d1, d2 = dice.values
             if d1 == d2:

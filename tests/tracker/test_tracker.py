@@ -1430,6 +1430,32 @@ def test_a_double_read_at_a_face_no_action_leaves_is_recorded_and_its_face_read_
     assert (referee.state.cube, referee.state.owner, referee.state.dice) == (2, 1, (4, 1))
 
 
+def test_a_throw_after_the_record_has_the_match_over_is_noted_not_called(tmp_path):
+    """RULES 6.1: a 3-point match at 2-2, the Crawford game played: after light's opening dark
+    resigns a single game, given at the referee's page, and light wins the match. Dice thrown on
+    the board after it are no turn of the match: the record may have read its end too soon (vid
+    10039 in a dim room: the record a turn off from a 5-3 read 6-5, dark's bear-off ended the
+    game early, and each throw after it was called out of turn), or the players play on for fun.
+    Noted, not called."""
+    from engine.match import AcceptResignation, Resign
+
+    look = _cube_looks(61)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+
+    def resigned(tracker):
+        tracker.referee.submit(Resign(1))
+        tracker.referee.submit(AcceptResignation())
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (5, 2), "left")], official=(4, resigned),
+        preset="tournament", match_length=3, joined_at={"score": (2, 2), "crawford_played": True})
+    assert referee.state.phase == "match_over" and referee.state.score == (3, 2)
+    assert not [e for e in events if not e.get("accepted", True) or e["type"] == "call"]
+    assert [e["what"] for e in events if "what" in e][-1] == "a throw after the record has the match over"
+
+
 @pytest.mark.parametrize("four, dim", [(0.85, False), (0.55, False), (0.85, True)],
                          ids=["held", "glimpsed", "held in a dim room"])
 def test_a_double_with_a_throw_not_yet_recorded_on_the_board_is_called_at_once(tmp_path, four, dim):
