@@ -2147,7 +2147,8 @@ class Tracker:
             # double: a call on a face read late could be false.
             doubler = 1 - COLOUR.index(loc1)
             if doubled and self.state.apply(CubeUnseen(doubler))[1].accepted:
-                self.double_given(doubler + 1, inferred="the cube lay turned at the taker's side before the doubler threw")
+                self.double_given(doubler + 1,
+                                  inferred="the cube lay turned at the taker's side before the doubler threw")
                 return
             self.note("unclear", what="a cube turned before the throw, its face read only after it: not recorded",
                       value=v1, location=loc1)
