@@ -1557,10 +1557,9 @@ class Tracker:
         reading: vid 10036, light's 6-3 glimpsed, played 6/3 then 3/off; 6/3, a 2-1's whole play,
         was read off the board, and its 3/off, 7.5 nats from the board before the turn, left it
         so: every turn after was measured against a checker that had gone)."""
-        read = self.unseen
-        if read is None or read.side != self._due()[0]:
+        read, (due, before) = self.unseen, self._due()
+        if read is None or read.side != due:
             return False
-        due, before = self._due()
         return not (self._shows(read.decision.position, COLOUR[due], logp) or self._shows(before, COLOUR[due], logp))
 
     def _first_turn_missed(self, thrower: int | None, logp: np.ndarray) -> bool:
