@@ -208,6 +208,7 @@ class Tracker:
     thresholds: Thresholds = field(default_factory=Thresholds)
     dice_seen: DiceReading | None = None
     dice_seen_t: float = 0.0  # the time of the last settle that read them
+    thrown_on: np.ndarray | None = None  # the board as they were first seen, each location's reading as a class
     cube_seen: tuple | None = None
     pending: Pending | None = None
     # False once a play was recorded on the benefit of the doubt or the dice or the turn were in
@@ -463,6 +464,13 @@ class Tracker:
                     # throw does not count
                     self.held = None
                     self._submit_throw(self.dice_seen.likely()[0], self.dice_seen)
+            elif self.dice_seen.legible:
+                # The first look may catch dice still rocking to rest, which a dim room keeps from
+                # unsettling the board (vid 10039 in a dim room: dark's 5-3 read 6-5 surely a frame
+                # before it lay still, where it came to rest; the 6-5's play
+                # recorded and every turn after it unclear).
+                self._read_again(self.dice_seen, "a clearer look at the dice lying there read another roll",
+                                 sure=HOLD)
         elif dice is not None and seen is not None and self._still_rolling(seen, dice):
             self._rolled_on(dice)
         elif dice is not None:
@@ -471,7 +479,7 @@ class Tracker:
             self._throw(dice, logp)
             self.glimpses, self.turn_path = [], []  # what they could tell of a turn unseen was told by now
             self.last_look = self.left_unplayed = self.picked_up = None
-            self.dice_seen, self.dice_seen_t = dice, self.t
+            self.dice_seen, self.dice_seen_t, self.thrown_on = dice, self.t, logp.argmax(axis=1)
         elif dice is None and seen is not None:
             self._picked_up(logp)
             self.dice_seen, self.picked_up = None, seen
@@ -1119,12 +1127,19 @@ class Tracker:
         if self.held is not None:
             self.held = dice
             return
+        self._read_again(dice, "the dice were still rolling: read again")
+
+    def _read_again(self, dice: DiceReading, why: str, sure: float = 0.0) -> None:
+        """The throw recorded from ``dice``, with nothing played since (the throw is the record's
+        last event), corrected to the roll they show now where that is another
+        (:class:`~engine.match.DiceCorrected`: no call, its play is judged on it; a roll an earlier
+        look read stays possible for a call, :meth:`DiceReading.rolls_read`)."""
         state, last = self.state, self.referee.events[-1] if self.referee.events else None
-        roll = dice.likely()[0]
+        roll, chance = dice.likely()
         if (isinstance(last, Throw) and state.phase == "moving" and COLOUR[state.on_roll] in (dice.thrower, None)
-                and sorted(roll) != sorted(state.dice)):  # the throw is the record's last event: nothing played
+                and sorted(roll) != sorted(state.dice) and chance >= sure):
             self._submit(DiceCorrected(*roll), player=state.on_roll + 1, dice=list(roll),
-                         recorded=sorted(state.dice, reverse=True), why="the dice were still rolling: read again")
+                         recorded=sorted(state.dice, reverse=True), why=why)
 
     def _danced_and_threw_again(self, dice: DiceReading) -> bool:
         """In backgammon, where the half tells the thrower: whether the last turn recorded was a
@@ -1272,7 +1287,8 @@ class Tracker:
             return
         due, before = self._due()
         mover = held.thrower or COLOUR[due]
-        if not held.valid_sure and self._shows(before, mover, logp) and before.plays(*held.likely()[0])[0].steps:
+        if (not held.valid_sure and before.plays(*held.likely()[0])[0].steps
+                and (self._shows(before, mover, logp) or self._unmoved_since_thrown(logp))):
             self._submit_throw(held.likely()[0], replace(held, valid=False),
                                why="picked up unplayed: the throw did not count")
             return
@@ -1299,6 +1315,18 @@ class Tracker:
             # a 6-5 read 0.94 played 5/off 4/1, recorded as a 5-3; put right unseen to 5/off 4/off,
             # light's next play was called against the checker the record kept on the 1-point)
             self.in_sync = False
+
+    def _unmoved_since_thrown(self, logp: np.ndarray) -> bool:
+        """Whether the board on view reads as it did when the dice on view were first seen, as
+        surely as a legal play: nothing was played with them. The board before the turn may
+        read further off in a dim room, where a stack misread alike at every look keeps the
+        record a few nats from the board (vid 10039 in a dim room: light's 1-1 with a die cocked,
+        picked up unplayed some 20 nats from the record's board, was recorded as thrown, and the
+        5-2 thrown again taken for dark's next throw)."""
+        if self.thrown_on is None:
+            return False
+        read = logp[np.arange(len(self.thrown_on)), self.thrown_on]
+        return float((logp.max(axis=1) - read).sum()) <= self.thresholds.legal
 
     def _opening_passed(self, mover: str, logp: np.ndarray) -> bool:
         """Whether the board, when the first throw seen after the start ends its turn, shows
@@ -2009,22 +2037,42 @@ class Tracker:
         self.pending = None
         decision = self._decode(p, p.logp)
         dice = p.dice
-        if decision.kind == "unclear" and p.misread is not None:
-            # The turn is over on a play the dice read make illegal, but legal for a roll they may
-            # have shown (noted ``dice_misread``): no call, and the play seen is recorded with
-            # the roll it needs, not the read roll's likeliest play, which the board is far from
-            # (vid 9913, dice 18 px: the opening 2-1 read surely 4-1, its 13/10 recorded as
-            # 13/8 and no later turn right).
-            as_misread = decode(p.before, p.misread, p.mover, p.logp, self.thresholds)
-            if as_misread.kind == "legal":
-                dice, decision = p.misread, as_misread
-                self._submit(DiceCorrected(*dice), player=self.state.on_roll + 1, dice=list(dice),
-                             recorded=list(p.dice), why="the play seen is legal for this roll, not for the dice read")
+        told = self._roll_the_board_tells(p, decision) if decision.kind == "unclear" else None
+        if told is not None:
+            dice, decision = told
+            self._submit(DiceCorrected(*dice), player=self.state.on_roll + 1, dice=list(dice),
+                         recorded=list(p.dice), why="the play seen fits this roll, which a look at the dice read, "
+                                                    "far better than the roll recorded")
         if decision.kind == "unclear":
             decision = Decision("unclear", decision.best_legal, decision.margin, decision.candidates,
                                 decision.best_legal)
         self._play(decision, self.state.on_roll, dice, frames=p.frames,
                    resolved=f"{why}: the likeliest legal play stands" if decision.kind == "unclear" else why)
+
+    def _roll_the_board_tells(self, p: Pending, decision: Decision) -> tuple[tuple, Decision] | None:
+        """For a turn over on a play left unclear under the roll recorded: another roll the dice
+        may have shown, with its likeliest legal play, where the board tells it, else None. The
+        play seen is then recorded with the roll it needs, not the recorded roll's likeliest play,
+        which the board is far from and every later turn would be judged against.
+
+        Either the roll for which the play the dice read make illegal is legal (noted
+        ``dice_misread``; vid 9913, dice 18 px: the opening 2-1 read surely 4-1, its 13/10
+        recorded as 13/8 and no later turn right), or a roll a look at the dice read
+        (:meth:`DiceReading.rolls_possible`) whose likeliest legal play explains the board by at
+        least a call's margin better (vid 10039 in a dim room: dark's 5-3 read 6-5 surely while
+        still rocking to rest, then 5-3; its 17/14/9 left 30 nats from the 6-5's likeliest play,
+        14 from the 5-3's, every board read a few nats off: every turn after it unclear)."""
+        if p.misread is not None:
+            as_misread = decode(p.before, p.misread, p.mover, p.logp, self.thresholds)
+            return (p.misread, as_misread) if as_misread.kind == "legal" else None
+        recorded = tuple(sorted(p.dice, reverse=True))
+        read = [(roll, decode(p.before, roll, p.mover, p.logp, self.thresholds))
+                for roll in sorted(p.read) if roll != recorded]
+        read = [(roll, d) for roll, d in read if d.kind != "illegal"]
+        if not read:
+            return None
+        roll, best = min(read, key=lambda r: r[1].margin)
+        return (roll, best) if best.margin + self.thresholds.call <= decision.margin else None
 
     # -- the cube -------------------------------------------------------------------------
     def _offered_with_throw_on_board(self, value: int, doubled: bool, to: str, dice_on_view: bool,

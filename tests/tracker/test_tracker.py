@@ -4500,3 +4500,93 @@ def test_a_foul_called_on_a_roll_read_unsurely_put_right_to_another_roll_read_te
     assert [(e["player"], e["play"]) for e in events if e["type"] == "play" and e["accepted"]][-2:] == [
         (1, "13/11 13/9"), (2, "13/6")]
     assert referee.state.pending is None
+
+
+def test_a_clearer_look_at_dice_lying_still_corrects_the_roll_recorded_from_the_first(tmp_path):
+    """RULES 2.2: light's 5-3 is first read surely as 6-5 while still rocking to rest (a dim
+    room keeps it from unsettling the board), then more clearly as 5-3 where it came to rest.
+    The throw recorded from the first look is corrected to 5-3 (``dice_corrected``, no call), and
+    light's 24/21 13/8 recorded as played (vid 10039 in a dim room: the 6-5 kept, the play
+    recorded as a 6-5's, every turn after it unclear)."""
+    look, turns, dark_played = _two_turns(52)
+    played = dark_played.apply("13/8 24/21")
+
+    def rocking(obs):  # each die read a little less surely than at the next look
+        for die, face in zip(obs.dice, (6, 5)):
+            die["faces"] = honest(np.eye(6)[face - 1] * 0.995 + 0.001)
+        return obs
+
+    dark_threw = played.swapped().apply("13/7 13/9").swapped()
+    events, referee = _tracked(tmp_path, turns + [
+        rocking(look(dark_played, (5, 3))), look(dark_played, (5, 3)), look(played, (5, 3)), look(played),
+        look(played, (6, 4), "left"), look(dark_threw, (6, 4), "left")])
+    corrected = [(e["dice"], e["recorded"]) for e in events if e["type"] == "dice_corrected"]
+    assert corrected == [([5, 3], [6, 5])]
+    assert [(e["player"], e["dice"], e["play"], e["decision"]) for e in events if e["type"] == "play"][-1] == (
+        1, [5, 3], "24/21 13/8", "legal")
+    assert all(r.accepted for r in referee.rulings)
+
+
+def test_a_play_left_unclear_that_fits_another_roll_read_far_better_is_recorded_with_it(tmp_path):
+    """RULES 2.2: light's 5-3 is read surely as 6-5, then less clearly as 5-3; in a dim room the
+    board is read unsurely where light played 24/21 13/8, so the play is unclear, not a foul,
+    under 6-5. The turn ends on a board that a 5-3's play (a roll a look read) explains far better
+    than any 6-5's: it is recorded with 5-3 (``dice_corrected``), not as the 6-5's likeliest play,
+    which the board is far from and every later turn would be judged against (vid 10039 in a dim
+    room)."""
+    from vision.observation import Observation
+
+    look, turns, dark_played = _two_turns(53)
+    rng = np.random.default_rng(53)
+    played = dark_played.apply("13/8 24/21")
+
+    def faces(obs, rolled, sure):
+        for die, face in zip(obs.dice, rolled):
+            die["faces"] = honest(np.eye(6)[face - 1] * sure + (1 - sure) / 6)
+        return obs
+
+    def dim(obs):  # the points light's play changed read 0.6 as played, 0.4 as before
+        was = expected_classes(dark_played.board[None], "light", "backgammon")[0]
+        now = expected_classes(played.board[None], "light", "backgammon")[0]
+        p = np.exp(_observation_of(played, "light", rng))
+        for loc in np.nonzero(was != now)[0]:
+            p[loc] = 1e-4
+            p[loc, now[loc]], p[loc, was[loc]] = 0.6, 0.4
+        unsure = Observation.from_locations(p / p.sum(axis=1, keepdims=True))
+        unsure.dice, unsure.throw_valid = obs.dice, obs.throw_valid
+        return unsure
+
+    events, referee = _tracked(tmp_path, turns + [
+        faces(look(dark_played, (6, 5)), (6, 5), 1.0), faces(look(dark_played, (6, 5)), (5, 3), 0.99),
+        dim(look(played, (6, 5))), dim(look(played)), dim(look(played, (6, 4), "left"))])
+    assert [(e["dice"], e["recorded"]) for e in events if e["type"] == "dice_corrected"] == [([5, 3], [6, 5])]
+    assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == (
+        1, [5, 3], "24/21 13/8")
+    assert all(r.accepted for r in referee.rulings)
+
+
+def test_a_throw_perhaps_cocked_picked_up_from_a_board_misread_alike_is_a_reroll(tmp_path):
+    """RULES 2.3: light throws 6-2 with a die perhaps cocked and picks it up unplayed; thrown
+    again, 5-3 is played. In a dim room a checker is misread alike at every look (one of dark's
+    mid-point read on the empty point beside it), so the board is never the record's; it
+    is the board the dice landed on, so nothing was played: a re-roll is called and the 5-3
+    recorded, not the 6-2 taken for played (vid 10039 in a dim room: light's cocked 1-1, picked
+    up unplayed, recorded as thrown, and the 5-2 thrown again taken for dark's next throw)."""
+    _, turns, dark_played = _two_turns(54)
+    rng = np.random.default_rng(54)
+    look = lambda position, dice=(), half="right", valid=1.0: _look(position, rng, dice, half, valid)
+
+    def misread(position):  # a checker of dark's mid-point read on the empty point beside it
+        board = position.board.copy()
+        board[25 + 12] -= 1
+        board[25 + 13] += 1
+        return Position.from_board(board, position.variant)
+
+    played = dark_played.apply("13/8 6/3")
+    events, referee = _tracked(tmp_path, turns + [
+        look(misread(dark_played), (6, 2), valid=0.3), look(misread(dark_played)),
+        look(misread(dark_played), (5, 3)), look(misread(played), (5, 3)), look(misread(played)),
+        look(misread(played), (4, 1), "left")])
+    throws = [(e["dice"], e["player"], e.get("kind")) for e in events if e["type"] == "throw"]
+    assert throws[-3:] == [([6, 2], 1, "reroll"), ([5, 3], 1, None), ([4, 1], 2, None)]
+    assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
