@@ -65,16 +65,17 @@ from typing import Callable
 
 import numpy as np
 
-from engine.match import (Beaver, CubeUnseen, DiceCorrected, Double, Drop, EndUnseen, GameStart, InvalidEventError,
-                          NewGame, OpeningThrow, Played, Take, Throw)
+from engine.match import (CALL_SECTION, CALL_TEXT, Beaver, CubeUnseen, DiceCorrected, Double, Drop, EndUnseen,
+                          GameStart, InvalidEventError, NewGame, OpeningThrow, Played, Take, Throw)
 from engine.position import Position
-from gammoncam.decoding import (MOST_BORNE_OFF, Decision, Thresholds, counted_margin, danced_between, decode,
-                                expected_classes, explained, free_reading, log_probs, may_bear_off, mixed_stack_play,
-                                mover_reached, opponent_played, passes_through, shared_point_play)
+from gammoncam.decoding import (MIXED_SURE, MOST_BORNE_OFF, Decision, Thresholds, blocked_points, counted_margin,
+                                danced_between, decode, expected_classes, explained, free_reading, log_probs,
+                                may_bear_off, mixed_stack_play, mover_reached, opponent_played, passes_through,
+                                shared_point_play)
 from gammoncam.readings import (CHANCE, LEGIBLE_PX, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading,
                                 cube_place, face_left, lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
-from vision.orientation import pinned_reading, reading_position
+from vision.orientation import location_map, pinned_reading, reading_position
 from vision.observation import Observation
 
 COLOUR = ("light", "dark")  # player 1, player 2
@@ -231,7 +232,8 @@ class Tracker:
     cube_uv: tuple | None = None
     cube_before: tuple | None = None
     cube_found_run: int = 0  # the settles in a row the cube was found on, till the last (:meth:`_note_cube_lifted`)
-    cube_lifted_noted: tuple | None = None  # (game, throws) of the throw whose cube out of sight was noted
+    # (game, throws, thrown) of the throw whose cube out of sight was noted, while at rest or after it
+    cube_lifted_noted: tuple | None = None
     # The cube read surely at a side but not its face: (where, field u, v, settles in a row
     # there, whether the doubler's dice were seen thrown since), and the (game, where) last noted
     # (:meth:`_note_cube_face_unread`).
@@ -1527,6 +1529,8 @@ class Tracker:
         if state.phase == "doubled" and (self._margin(state.position, COLOUR[state.on_roll], logp)
                                          >= self.thresholds.call):
             self._submit(Take(), inferred="the game went on")  # a drop ends the game: the take went unseen
+        if self.unseen is not None and self.unseen.decision.position.shared_points():
+            return  # a foul on a point both colours stand on: no turn goes on from it (its record ends)
         if self.unseen is not None:
             theirs = 1 - self.unseen.side
             after = self.unseen.decision.position.swapped()  # the board before their turn, from their side
@@ -1636,21 +1640,34 @@ class Tracker:
         return first, second
 
     def _note_cube_lifted(self, obs: Observation) -> None:
-        """The cube, found on the last :data:`CUBE_STEADY` settles, found nowhere while the
-        thrower's roll lies at rest: a double after the throw (RULES 5.2) may have been offered
-        where the camera does not see (vids 9811 and 9905: the cube laid before the taker on the
-        table beyond the picture's edge, then put back once it was called). Noted for the official
-        once a throw, never called: a cube the finder misses for a settle looks the same. Not
-        after a double called on this throw (the cube is on its way back, vid 9712)."""
+        """The cube, found on the last :data:`CUBE_STEADY` settles, found nowhere: a double may
+        have been offered where the camera does not see (vids 9811 and 9905: the cube laid before
+        the taker on the table beyond the picture's edge, then put back once it was called; vid
+        10044, 854x480: a double in the Crawford game so, never called). Noted for the
+        official once a throw, never called: a cube the finder misses for a settle looks the
+        same. With the thrower's roll at rest, a double after the throw (RULES 5.2); between
+        turns, the double of the player due, told as one the rules forbid where they do (the
+        Crawford game, a dead cube, not the cube's owner). Not after a double called on this
+        throw (the cube is on its way back, vid 9712)."""
         state = self.state
-        throw = (state.game, state.throws)
-        if (state.phase != "moving" or read_dice(obs) is None or self.cube_lifted_noted == throw
-                or self.cube_called or self.offered_with_throw):
+        thrown = read_dice(obs) is not None
+        throw = (state.game, state.throws, thrown)
+        if (self.cube_lifted_noted == throw or self.cube_called or self.offered_with_throw
+                or (state.phase, thrown) not in (("moving", True), ("turn", False), ("played", False))):
             return
         self.cube_lifted_noted = throw
-        self.note("unclear", what=f"the cube went out of sight while {COLOUR[state.on_roll]}'s "
-                                  f"{state.dice[0]}-{state.dice[1]} lay thrown: a double after the throw may "
-                                  "have gone unseen", player=state.on_roll + 1)
+        if thrown:
+            self.note("unclear", what=f"the cube went out of sight while {COLOUR[state.on_roll]}'s "
+                                      f"{state.dice[0]}-{state.dice[1]} lay thrown: a double after the throw may "
+                                      "have gone unseen", player=state.on_roll + 1)
+            return
+        due = self._due()[0]
+        ruling = state.apply(Double())[1]
+        forbidden = "" if ruling.accepted else f", and if so an illegal one (RULES {CALL_SECTION[ruling.reason]}: " \
+                                               f"{CALL_TEXT[ruling.reason]})"
+        self.note("unclear", what=f"the cube went out of sight before {COLOUR[due]}'s throw: a double may have been "
+                                  f"offered where the camera does not see{forbidden}", player=due + 1,
+                  action="state_double")
 
     def _note_cube_face_unread(self, obs: Observation, unsure: bool) -> None:
         """The cube read surely at a player's side, where the record keeps it elsewhere, on
@@ -1808,16 +1825,33 @@ class Tracker:
         danced again, all unseen, called as one play while a hit was allowed). The roll recorded
         is the one a glimpse of the dice makes likeliest (or the likeliest thrown), and the play
         is judged against it (vid 7903, a board 222 px wide: dark bore a checker off with another
-        outside home, its 3-2 never read). None otherwise: a turn no roll explains is unclear."""
+        outside home, its 3-2 never read); of rolls as likely, one whose pips the checkers
+        travelled. Likewise a checker laid on a point the other player
+        blocks (RULES 3.2), a stack there read mixed surely, which no roll makes legal: the roll
+        recorded is the likeliest of those whose plays explain it so (:meth:`_judged`; vid 10045:
+        light's 10/5 23/21 onto dark's three, a black die on a navy point never found, was
+        recorded as 10/5 23/22 and every later turn went unclear). None otherwise: a turn no roll
+        explains is unclear."""
         if not self.in_sync or before.opponent_bar:
             return None
-        decisions = {roll: decode(before, roll, COLOUR[side], logp, self.thresholds) for roll in ROLLS}
-        if any(d.kind != "illegal" for d in decisions.values()):
+        mover = COLOUR[side]
+        decisions = {roll: self._judged(before, roll, mover, logp) for roll in ROLLS}
+        fouls = [roll for roll, d in decisions.items() if d.kind == "illegal"]
+        mixed = self.last_mixed
+        laid_on_a_block = mixed is not None and any(
+            mixed[location_map(mover, self.variant)[j]] >= MIXED_SURE for j in blocked_points(before))
+        if not fouls or (len(fouls) < len(ROLLS) and not laid_on_a_block):
             return None
-        if (decisions[ROLLS[0]].position.board[25:50] != before.board[25:50]).any():
+        if (decisions[fouls[0]].position.board[25:50] != before.board[25:50]).any():
             return None  # the other player's checkers moved, or one was hit: turns may have gone unseen
         glimpse = self._glimpse_of(side, thrown)
-        roll = max(ROLLS, key=(CHANCE if glimpse is None else roll_probabilities(glimpse.faces)).get)
+        chance = CHANCE if glimpse is None else roll_probabilities(glimpse.faces)
+
+        def travelled(roll: tuple) -> bool:  # the checkers went as far as the roll takes them
+            pips = before.pip_counts()[0] - decisions[roll].position.pip_counts()[0]
+            return pips == sum(roll) * (2 if roll[0] == roll[1] else 1)
+
+        roll = max(fouls, key=lambda roll: (chance[roll], travelled(roll)))
         return UnseenTurn(side, roll, decisions[roll], (roll,), glimpse)
 
     def _picked_up(self, logp: np.ndarray) -> None:
@@ -1859,6 +1893,14 @@ class Tracker:
             return
         self._play(decision, state.on_roll, state.dice, turn_over=False)
 
+    def _judged(self, before: Position, dice: tuple, mover: str, logp: np.ndarray) -> Decision:
+        """:func:`decode`, or a checker laid on a point the opponent blocks, seen by the dice
+        (:func:`shared_point_play`) or by a stack read mixed (:func:`mixed_stack_play`)."""
+        decision = decode(before, dice, mover, logp, self.thresholds)
+        return (shared_point_play(before, dice, mover, logp, decision, self.thresholds)
+                or mixed_stack_play(before, dice, mover, logp, self.last_mixed, decision, self.thresholds)
+                or decision)
+
     def _decode(self, p: Pending, logp: np.ndarray) -> Decision:
         """:func:`decode`, or a checker laid on a point the opponent blocks, seen by the dice
         (:func:`shared_point_play`) or by a stack read mixed (:func:`mixed_stack_play`), except
@@ -1867,10 +1909,7 @@ class Tracker:
         the wrong player; after a roll that leaves no play, the dance is recorded), or the
         opponent's checkers moved."""
         p.misread, p.opponent_moving = None, False
-        decision = decode(p.before, p.dice, p.mover, logp, self.thresholds)
-        decision = (shared_point_play(p.before, p.dice, p.mover, logp, decision, self.thresholds)
-                    or mixed_stack_play(p.before, p.dice, p.mover, logp, self.last_mixed, decision, self.thresholds)
-                    or decision)
+        decision = self._judged(p.before, p.dice, p.mover, logp)
         if decision.kind != "illegal":
             return decision
         roll = misread_roll(p.before, decision.position, p.dice, p.faces, p.floor, p.read)

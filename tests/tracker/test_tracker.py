@@ -4017,6 +4017,47 @@ def test_a_checker_miscounted_onto_a_point_the_opponent_holds_is_called_when_the
         assert [e["play"] for e in events if e["type"] == "play"] == ["6/2(2) 4/off(2)"]
 
 
+@pytest.mark.parametrize("mixed", [None, 0.9999])
+def test_a_checker_onto_a_point_the_opponent_holds_with_the_throw_unseen_is_called_when_the_stack_reads_mixed(
+        tmp_path, mixed):
+    """RULES 3.2: light's throw is never seen (its dice never found); light plays 24/19 onto
+    dark's six-point and 8/2. The stack there is read dark 6 at 0.6 or dark 5 at 0.35 (the
+    network never saw a stack of both colours) and the 2-point light 1 at 0.6, so no roll's legal
+    play explains the board, nor is a foul read surely: with no mixed-stack reading nothing is
+    called. Read surely as a stack of both colours, which no roll makes legal, the foul is
+    called at its turn once dark throws, and the record ends there (vid 10045: light's 10/5 23/21
+    onto dark's three, a black die on a navy point never found, was recorded as 10/5 23/22 and
+    every later turn unclear)."""
+    from vision.observation import Observation
+
+    look, turns, before = _two_turns(55)
+    fouled = before.board.copy()
+    fouled[[23, 18, 7, 1]] += [-1, 1, -1, 1]  # 24/19 8/2, from light's side
+    fouled = Position.from_board(fouled, before.variant)
+    stack, two = location_map("light", "backgammon")[[18, 1]]
+    rng = np.random.default_rng(55)
+
+    def unsure(dice=(), half="right"):
+        p = np.exp(_observation_of(fouled, "light", rng))
+        p[[stack, two]] = 1e-4
+        p[stack, [21, 20]] = 0.6, 0.35  # dark 6, dark 5
+        p[two, [1, 0]] = 0.6, 0.4  # light 1, empty
+        obs = Observation.from_locations(p / p.sum(axis=1, keepdims=True))
+        obs.dice, obs.throw_valid = look(fouled, dice, half).dice, 1.0 if dice else 0.0
+        if mixed is not None:
+            obs.mixed = np.zeros(26)
+            obs.mixed[stack] = mixed
+        return obs
+
+    events, referee = _tracked(tmp_path, turns + [unsure(), unsure(), unsure((5, 3), "left")])
+    calls = [(e["type"], e["player"], e["reason"]) for e in events if not e.get("accepted", True)]
+    if mixed is None:
+        assert calls == []
+    else:
+        assert calls == [("play", 1, "shared_point")]
+        assert "game_end_unseen" in [e["type"] for e in events]
+
+
 def test_a_checker_on_a_blocked_point_called_and_put_right_is_recorded_as_put_right(tmp_path):
     """RULES 7.2: the 4-4's 4/1 onto dark's anchor seen as a mixed stack and called, then put
     right before dark throws (the checker taken off the anchor and borne off): the legal
