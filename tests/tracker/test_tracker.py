@@ -1566,6 +1566,37 @@ def test_a_cube_gone_out_of_sight_with_the_throw_at_rest_is_a_doubt_not_a_call(t
     assert (referee.state.cube, referee.state.owner) == (2, 0)
 
 
+def test_a_cube_gone_out_of_sight_between_turns_is_a_doubt_naming_a_double_the_rules_forbid(tmp_path):
+    """RULES 5.2: light owns the cube at 2. Before light's throw the cube, found at light's side
+    till then, is found nowhere for two settles, then lies there again; so before dark's throw
+    after light's 5-2 (vid 10044, 854x480: a double in the Crawford game, the cube laid before
+    the taker beyond the picture's edge and put back, never called). Nothing tells a double from a
+    cube the finder missed, so no call; the official is told once a turn, with the player who
+    would have doubled, and that dark's double would have been illegal (not the cube's owner)."""
+    look = _cube_looks(34)
+    opening, dark_played = _light_owning_the_cube(look)
+    light_again = dark_played.apply("13/8 13/11")
+
+    def unseen(obs):
+        obs.cube = None
+        return obs
+
+    events, referee = _tracked(tmp_path, opening + [
+        look(dark_played, (), "right", 2, "light"), unseen(look(dark_played)), unseen(look(dark_played)),
+        look(dark_played, (), "right", 2, "light"), look(dark_played, (5, 2), "right", 2, "light"),
+        look(light_again, (5, 2), "right", 2, "light"), look(light_again, (), "right", 2, "light"),
+        look(light_again, (), "right", 2, "light"), unseen(look(light_again)), unseen(look(light_again)),
+        look(light_again, (), "right", 2, "light"), look(light_again, (6, 1), "left", 2, "light")])
+    doubts = [(e["player"], e["what"], e.get("action")) for e in events if "went out of sight" in e.get("what", "")]
+    assert doubts == [
+        (1, "the cube went out of sight before light's throw: a double may have been offered where the camera does "
+            "not see", "state_double"),
+        (2, "the cube went out of sight before dark's throw: a double may have been offered where the camera does "
+            "not see, and if so an illegal one (RULES 5.2: Only the cube's owner may redouble.)", "state_double")]
+    assert not [e for e in events if e["type"] == "call"]
+    assert (referee.state.cube, referee.state.owner) == (2, 0)
+
+
 def test_a_cube_put_back_after_a_called_double_does_not_end_the_turn(tmp_path):
     """RULES 5.5, 6.4: light owns the cube at 2. Dark's 6-5 is first seen, read unsurely (held),
     at the settle where dark turns the cube to 4: a double by the player who does not own the
