@@ -232,6 +232,7 @@ class Tracker:
     cube_uv: tuple | None = None
     cube_before: tuple | None = None
     cube_found_run: int = 0  # the settles in a row the cube was found on, till the last (:meth:`_note_cube_lifted`)
+    no_game_noted: int | None = None  # the record's game count when a throw with no game followed was noted
     # (game, throws, thrown) of the throw whose cube out of sight was noted, while at rest or after it
     cube_lifted_noted: tuple | None = None
     # The cube read surely at a side but not its face: (where, field u, v, settles in a row
@@ -1043,8 +1044,13 @@ class Tracker:
                 self._new_game(first=thrower if thrower is not None else 0)
         if self.state.phase in ("ready", "game_over") and not self._join(logp, thrower, info):
             # No game start was seen, nor a game in progress read surely: the referee has no
-            # game to judge this throw in, and a call now could only be wrong.
-            self.note("unclear", what="a throw while no game is seen in progress", **info)
+            # game to judge this throw in, and a call now could only be wrong. Told once till a
+            # game is followed again (vid 10045: a foul on a point both colours stand on ended the
+            # record, and the 15 throws after it were each noted).
+            if self.no_game_noted != self.state.game:
+                self.no_game_noted = self.state.game
+                self.note("unclear", what="a throw while no game is seen in progress: throws are not followed till "
+                                          "a game is seen set up, or joined", **info)
             return
         if self.state.phase == "match_over":
             # The record has the match over, yet the dice are thrown: the record ended it on a

@@ -4089,6 +4089,22 @@ def test_a_checker_onto_a_point_the_opponent_holds_with_the_throw_unseen_is_call
         assert "game_end_unseen" in [e["type"] for e in events]
 
 
+def test_throws_after_a_foul_on_a_shared_point_ended_the_record_are_told_once(tmp_path):
+    """RULES 3.2, 7.2: the 4-4's 4/1 onto dark's anchor is called; no game can go on from a board
+    with both colours on a point, so the record ends, and the players throw on from it. Nothing is
+    judged till a game is seen set up or joined, and the official is told so once, not at every
+    throw (vid 10045: 15 notes, one a throw)."""
+    look, before, fouled, _, setup = _four_four_onto_an_anchor(np.random.default_rng(35), {18: 0.62, 17: 0.30},
+                                                               0.9999)
+    looks = [look(before), look(before, (4, 4)), look(fouled, (4, 4)), look(fouled), look(fouled, (5, 3), "left"),
+             look(fouled), look(fouled, (6, 1)), look(fouled), look(fouled, (2, 2), "left")]
+    events, referee = _after_setup(tmp_path, setup, looks)
+    assert [(e["type"], e["reason"]) for e in events if not e.get("accepted", True)] == [("play", "shared_point")]
+    told = [e["what"] for e in events if "no game is seen in progress" in e.get("what", "")]
+    assert told == ["a throw while no game is seen in progress: throws are not followed till a game is seen set up, "
+                    "or joined"]
+
+
 def test_a_checker_on_a_blocked_point_called_and_put_right_is_recorded_as_put_right(tmp_path):
     """RULES 7.2: the 4-4's 4/1 onto dark's anchor seen as a mixed stack and called, then put
     right before dark throws (the checker taken off the anchor and borne off): the legal
