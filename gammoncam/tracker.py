@@ -470,8 +470,8 @@ class Tracker:
             elif self.dice_seen.legible:
                 # The first look may catch dice still rocking to rest, which a dim room keeps from
                 # unsettling the board (vid 10039 in a dim room: dark's 5-3 read 6-5 surely a frame
-                # before it lay still, where it came to rest; the 6-5's play
-                # recorded and every turn after it unclear).
+                # before it lay still, where it came to rest; the 6-5's play recorded and every
+                # turn after it unclear).
                 self._read_again(self.dice_seen, "a clearer look at the dice lying there read another roll",
                                  sure=HOLD)
         elif dice is not None and seen is not None and self._still_rolling(seen, dice):
@@ -1832,12 +1832,12 @@ class Tracker:
         is the one a glimpse of the dice makes likeliest (or the likeliest thrown), and the play
         is judged against it (vid 7903, a board 222 px wide: dark bore a checker off with another
         outside home, its 3-2 never read); of rolls as likely, one whose pips the checkers
-        travelled. Likewise a checker laid on a point the other player
-        blocks (RULES 3.2), a stack there read mixed surely, which no roll makes legal: the roll
-        recorded is the likeliest of those whose plays explain it so (:meth:`_judged`; vid 10045:
-        light's 10/5 23/21 onto dark's three, a black die on a navy point never found, was
-        recorded as 10/5 23/22 and every later turn went unclear). None otherwise: a turn no roll
-        explains is unclear."""
+        travelled. Likewise a checker laid on a point the other player blocks (RULES 3.2), a
+        stack there read mixed surely, which no roll makes legal: the roll recorded is the
+        likeliest of those whose plays explain it so (:meth:`_judged`; vid 10045: light's 10/5
+        23/21 onto dark's three, a black die on a navy point never found, was recorded as 10/5
+        23/22 and every later turn went unclear). None otherwise: a turn no roll explains is
+        unclear."""
         if not self.in_sync or before.opponent_bar:
             return None
         mover = COLOUR[side]
