@@ -571,6 +571,12 @@ def _with_cube(obs, value, location):
     return obs
 
 
+def _cube_unfound(obs):
+    """``obs`` with the cube found nowhere."""
+    obs.cube = None
+    return obs
+
+
 def _cube_looks(seed: int):
     """:func:`_look` with the cube read surely (``value`` at ``location``), on a noise generator
     seeded ``seed``."""
@@ -1549,14 +1555,9 @@ def test_a_cube_gone_out_of_sight_with_the_throw_at_rest_is_a_doubt_not_a_call(t
     look = _cube_looks(31)
     opening, dark_played = _light_owning_the_cube(look)
     light_again = dark_played.apply("13/8 13/11")
-
-    def unseen(obs):
-        obs.cube = None
-        return obs
-
     events, referee = _tracked(tmp_path, opening + [
-        look(dark_played, (5, 2), "right", 2, "light"), unseen(look(dark_played, (5, 2))),
-        unseen(look(dark_played, (5, 2))), look(dark_played, (5, 2), "right", 2, "light"),
+        look(dark_played, (5, 2), "right", 2, "light"), _cube_unfound(look(dark_played, (5, 2))),
+        _cube_unfound(look(dark_played, (5, 2))), look(dark_played, (5, 2), "right", 2, "light"),
         look(light_again, (5, 2), "right", 2, "light"), look(light_again, (), "right", 2, "light")])
     doubts = [e for e in events if "went out of sight" in e.get("what", "")]
     assert [(e["player"], e["what"].split(":")[0]) for e in doubts] == [
@@ -1576,16 +1577,13 @@ def test_a_cube_gone_out_of_sight_between_turns_is_a_doubt_naming_a_double_the_r
     look = _cube_looks(34)
     opening, dark_played = _light_owning_the_cube(look)
     light_again = dark_played.apply("13/8 13/11")
-
-    def unseen(obs):
-        obs.cube = None
-        return obs
-
     events, referee = _tracked(tmp_path, opening + [
-        look(dark_played, (), "right", 2, "light"), unseen(look(dark_played)), unseen(look(dark_played)),
+        look(dark_played, (), "right", 2, "light"), _cube_unfound(look(dark_played)),
+        _cube_unfound(look(dark_played)),
         look(dark_played, (), "right", 2, "light"), look(dark_played, (5, 2), "right", 2, "light"),
         look(light_again, (5, 2), "right", 2, "light"), look(light_again, (), "right", 2, "light"),
-        look(light_again, (), "right", 2, "light"), unseen(look(light_again)), unseen(look(light_again)),
+        look(light_again, (), "right", 2, "light"), _cube_unfound(look(light_again)),
+        _cube_unfound(look(light_again)),
         look(light_again, (), "right", 2, "light"), look(light_again, (6, 1), "left", 2, "light")])
     doubts = [(e["player"], e["what"], e.get("action")) for e in events if "went out of sight" in e.get("what", "")]
     assert doubts == [
