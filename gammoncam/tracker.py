@@ -235,6 +235,7 @@ class Tracker:
     no_game_noted: int | None = None  # the record's game count when a throw with no game followed was noted
     # (game, throws, thrown) of the throw whose cube out of sight was noted, while at rest or after it
     cube_lifted_noted: tuple | None = None
+    cube_gone: tuple | None = None  # (game, throws) of the turn the cube went out of sight before its throw
     # The cube read surely at a side but not its face: (where, field u, v, settles in a row
     # there, whether the doubler's dice were seen thrown since), and the (game, where) last noted
     # (:meth:`_note_cube_face_unread`).
@@ -398,6 +399,8 @@ class Tracker:
                 self.cube_off_record = False
         if obs.cube is None and self.cube_found_run >= CUBE_STEADY:
             self._note_cube_lifted(obs)
+        elif self.cube_gone is not None:
+            self._tell_cube_gone(obs, cube)
         self.cube_found_run = self.cube_found_run + 1 if obs.cube is not None else 0
         dice = read_dice(obs)
         # The throw recorded, or else its last glimpse (vid 9508: a 5-5 never read as two dice, one
@@ -1653,8 +1656,9 @@ class Tracker:
         official once a throw, never called: a cube the finder misses for a settle looks the
         same. With the thrower's roll at rest, a double after the throw (RULES 5.2); between
         turns, the double of the player due, told as one the rules forbid where they do (the
-        Crawford game, a dead cube, not the cube's owner). Not after a double called on this
-        throw (the cube is on its way back, vid 9712)."""
+        Crawford game, a dead cube, not the cube's owner), once the next settles show no double
+        (:meth:`_tell_cube_gone`). Not after a double called on this throw (the cube is on its way
+        back, vid 9712)."""
         state = self.state
         thrown = read_dice(obs) is not None
         throw = (state.game, state.throws, thrown)
@@ -1666,6 +1670,22 @@ class Tracker:
             self.note("unclear", what=f"the cube went out of sight while {COLOUR[state.on_roll]}'s "
                                       f"{state.dice[0]}-{state.dice[1]} lay thrown: a double after the throw may "
                                       "have gone unseen", player=state.on_roll + 1)
+        else:
+            self.cube_gone = throw[:2]
+
+    def _tell_cube_gone(self, obs: Observation, cube: tuple | None) -> None:
+        """The cube went out of sight before the throw (:meth:`_note_cube_lifted`): told once the
+        dice are thrown with it still unseen, or it lies again as the record keeps it; not if it
+        comes back turned (a double seen, which the cube's own reading judges: a player lifting
+        the cube to double often takes it out of the picture for a moment)."""
+        state = self.state
+        gone, self.cube_gone = self.cube_gone, None
+        if gone != (state.game, state.throws) or state.phase not in ("turn", "played"):
+            return  # the game went on (a double seen, a game ended)
+        if obs.cube is None and read_dice(obs) is None:
+            self.cube_gone = gone  # still out of sight, nothing thrown yet
+            return
+        if obs.cube is not None and cube != self._recorded_cube():
             return
         due = self._due()[0]
         ruling = state.apply(Double())[1]

@@ -1595,6 +1595,21 @@ def test_a_cube_gone_out_of_sight_between_turns_is_a_doubt_naming_a_double_the_r
     assert (referee.state.cube, referee.state.owner) == (2, 0)
 
 
+def test_a_cube_lifted_out_of_sight_to_double_is_no_doubt(tmp_path):
+    """RULES 5.3: light owns the cube at 2 and, before its throw, lifts it out of the picture for
+    two settles, turns it to 4 and lays it before dark: the redouble is seen and recorded; the
+    cube gone for a moment is no doubt for the official."""
+    look = _cube_looks(36)
+    opening, dark_played = _light_owning_the_cube(look)
+    events, referee = _tracked(tmp_path, opening + [
+        look(dark_played, (), "right", 2, "light"), _cube_unfound(look(dark_played)),
+        _cube_unfound(look(dark_played)), look(dark_played, (), "right", 4, "dark"),
+        look(dark_played, (), "right", 4, "dark")])
+    assert not [e for e in events if "went out of sight" in e.get("what", "")]
+    assert [(e["type"], e.get("player")) for e in events if e["type"] == "double"][-1] == ("double", 1)
+    assert referee.state.phase == "doubled"
+
+
 def test_a_cube_put_back_after_a_called_double_does_not_end_the_turn(tmp_path):
     """RULES 5.5, 6.4: light owns the cube at 2. Dark's 6-5 is first seen, read unsurely (held),
     at the settle where dark turns the cube to 4: a double by the player who does not own the
