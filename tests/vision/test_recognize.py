@@ -172,6 +172,36 @@ def test_a_cube_read_surely_is_kept_though_the_finder_is_faint(hand_free_renders
 
 
 @needs_model
+def test_a_bar_stack_beside_the_cube_may_hold_one_checker_less_than_read(recognizer):
+    """The checker network often counts the cube lying on the bar as one more checker of the
+    stack beside it (vid 10051: light's two read three at 0.82 all game, so the record and the
+    board never agreed). The count one less than read stays possible, for the rules and the
+    fifteen checkers a side to tell; without that, on these renders, the true count came to
+    0.005-0.07 on four of the eight frames."""
+    from vision.synth.dice import place_cube
+    from vision.synth.render import Stage
+    from vision.synth.scene import Content
+
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        stage = Stage(rng, "backgammon", (1280, 720))
+        colour, n = ("light", "dark")[seed % 2], 1 + seed % 3
+        board = start_board("backgammon")
+        board["player"][5] -= n
+        board["player_bar"] = n
+        content = Content(Physical.from_board(board, colour), colour)
+        owner = None if seed % 4 == 0 else colour  # in the middle, else at the owner's end of the bar
+        content.cube, spot = place_cube(rng, stage.geo, 1 if owner is None else 2, owner)
+        while spot not in ("bar_middle", "bar_end"):
+            content.cube, spot = place_cube(rng, stage.geo, 2, owner)
+        img, truth = stage.render(content)
+        obs = recognizer(img, np.array(truth["field"]))
+        assert obs.cube is not None
+        assert obs.bar[colour][checkers.class_of(colour, n)] >= 0.2, (seed, colour, n, spot)
+        assert obs.best()["bar"][colour] == n
+
+
+@needs_model
 def test_corners_given_by_hand_are_refitted(recognizer, frames):
     """Corners clicked a fiftieth of the field's diagonal off misread stacks; the refiner's
     re-fit reads surer and is kept, near the true corners, and every point is read right."""
