@@ -104,6 +104,10 @@ ROLLING_S = 0.5
 # noted (:meth:`Tracker._note_cube_lifted`): a cube at the picture's edge is found on some settles
 # only (vid 8307, 640x360: three such notes on a cube that never moved, none with 3).
 CUBE_STEADY = 3
+# Field widths (about a checker and a half) the cube must lie from where its face was last read,
+# at the side where the record keeps it, for its face unread there to tell of a double perhaps
+# unseen (:meth:`Tracker._note_cube_face_unread`): an owner's hand nudges it less.
+CUBE_MOVED = 0.1
 # A find off the board that lies in one place this long (seconds of video) is a thing on the table
 # read as a die, not a die: a die thrown off the board is picked up for the re-roll (vid 7404: a
 # find beside the tray, read as a 3 at every settle, made two throws re-rolls).
@@ -1707,14 +1711,23 @@ class Tracker:
         once the doubler's dice lie thrown with it there, for the doubler throws only after a take
         (vid 10015, the board 242 px: light's redouble laid at dark's side, read 2, 4 or 64 at
         0.2-0.4 each, and light's 6-4 thrown; the record kept light owning the cube at 2, and its
-        game's points half). Not where the rules forbid that double: an official tells that call."""
+        game's points half). Not where the rules forbid that double: an official tells that call.
+
+        So too the cube at the side where the record keeps it, moved from where its face was
+        last read (:data:`CUBE_MOVED`): the other player may have doubled and laid it back there,
+        a double the rules forbid (RULES 5.5, not the cube's owner), told as such (vid 10056:
+        dark's redouble of light's cube laid on the table at light's side, its face seen edge-on,
+        never recorded nor told)."""
         where = cube_place(obs) if unsure else None
         state = self.state
-        if (where not in COLOUR or where == self._recorded_cube()[1] or "uv" not in obs.cube
+        uv = tuple(obs.cube["uv"]) if where is not None and "uv" in obs.cube else None
+        moved = (uv is not None and self.cube_seen == self._recorded_cube() and self.cube_uv is not None
+                 and float(np.hypot(uv[0] - self.cube_uv[0], uv[1] - self.cube_uv[1])) > CUBE_MOVED)
+        if (where not in COLOUR or (where == self._recorded_cube()[1] and not moved) or uv is None
                 or state.phase not in ("turn", "moving", "played") or self.cube_called or self.cube_off_record):
             self.cube_unread = None  # an offer waits for its answer, or a cube turned was told already
             return
-        uv, last = tuple(obs.cube["uv"]), self.cube_unread
+        last = self.cube_unread
         steady = last is not None and last[0] == where and np.hypot(uv[0] - last[1], uv[1] - last[2]) <= SAME_PLACE
         doubler = 1 - COLOUR.index(where)
         dice = read_dice(obs)
@@ -1728,15 +1741,23 @@ class Tracker:
         self.cube_unread = (where, *uv, last[3] + 1 if steady else 1, stage)
         if self.cube_unread[3] < CUBE_STEADY:
             return
-        if stage == 2 and self.state.apply(CubeUnseen(doubler))[1].accepted:
+        ruling = self.state.apply(CubeUnseen(doubler))[1]
+        if stage == 2 and ruling.accepted:
             self.double_given(doubler + 1, inferred="the cube lies at the taker's side, the doubler's dice thrown")
             return
         if self.cube_unread_noted == (state.game, where):
             return
         self.cube_unread_noted = (state.game, where)
         value, kept = self._recorded_cube()
-        kept = "in the middle" if kept == "middle" else f"at {kept}'s side"
         # the player who would have doubled, and what an official does if so (the referee page)
+        if where == kept:
+            forbidden = "" if ruling.accepted else (f", and if so an illegal one (RULES {CALL_SECTION[ruling.reason]}: "
+                                                    f"{CALL_TEXT[ruling.reason]})")
+            self.note("unclear", what=f"the cube was moved at {where}'s side, where the record keeps it at {value}, "
+                                      f"its face unread: a double may have gone unseen{forbidden}",
+                      player=doubler + 1, action="state_double")
+            return
+        kept = "in the middle" if kept == "middle" else f"at {kept}'s side"
         self.note("unclear", what=f"the cube lies at {where}'s side, its face unread, where the record keeps it "
                                   f"{kept} at {value}: a cube action may have gone unseen",
                   player=doubler + 1, action="state_double")

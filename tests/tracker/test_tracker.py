@@ -4532,6 +4532,45 @@ def test_a_redouble_laid_with_its_face_unread_is_recorded_only_where_its_take_is
     assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "13/11 13/8"]
 
 
+@pytest.mark.parametrize("moved", [True, False], ids=["moved", "nudged"])
+def test_the_owners_cube_moved_with_its_face_unread_is_told_as_a_double_the_rules_forbid(tmp_path, moved):
+    """RULES 5.2, 5.3: dark doubled and light took (the cube read 2 at light's side). Before
+    dark's next throw the cube lies elsewhere at light's side, read surely there but its face not
+    (edge-on: 2, 4 and 64 at 0.3 each; vid 10056, dark's redouble of light's cube laid on the
+    table at light's side and taken, never recorded nor told). Read so on three settles, the
+    official is told once that dark may have doubled, and that such a double is illegal (only the
+    owner redoubles); nothing is recorded or called, for an owner may move the cube. Nudged (the
+    face unread a hundredth of the field's width from where it was read), nothing is told."""
+    look, turns, dark_played = _two_turns(61)
+    light_played = dark_played.apply("13/8 13/11")
+    dark_again = light_played.swapped().apply("13/9 13/10").swapped()
+
+    def cube(obs, value, location, uv):
+        obs.cube = {"value": np.array(value), "location": np.array(location), "uv": list(uv)}
+        return obs
+
+    light_owns = lambda obs: cube(obs, [0.0, 0.97, 0.02, 0.01, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0], (0.5, 0.94))
+    centred = lambda obs: cube(obs, [0.97, 0.02, 0.01, 0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0], (0.5, 0.5))
+    unread = lambda obs: cube(obs, [0.0, 0.3, 0.3, 0.05, 0.05, 0.0, 0.3], [0.0, 1.0, 0.0],
+                              (0.95, 1.15) if moved else (0.51, 0.94))
+    doubled = [centred(obs) for obs in turns[:4]] + [light_owns(look(Position.start().apply("8/5 6/5")))]
+    dark_turn = [light_owns(obs) for obs in turns[4:]]
+    light_turn = [light_owns(look(dark_played, (5, 2))), light_owns(look(light_played, (5, 2))),
+                  light_owns(look(light_played))]
+    dark_redoubles = [unread(look(light_played)), unread(look(light_played, (4, 3), "left")),
+                      unread(look(light_played, (4, 3), "left")), unread(look(dark_again)), unread(look(dark_again))]
+    events, referee = _tracked(tmp_path, doubled + dark_turn + light_turn + dark_redoubles)
+    told = [(e["what"], e["player"], e["action"]) for e in events if "a double may have gone unseen" in e.get("what", "")]
+    assert told == [("the cube was moved at light's side, where the record keeps it at 2, its face unread: a double "
+                     "may have gone unseen, and if so an illegal one (RULES 5.2: Only the cube's owner may "
+                     "redouble.)", 2, "state_double")] * moved
+    assert [(e["type"], e.get("player")) for e in events if e["type"] in ("double", "take", "cube_unseen")] == [
+        ("double", 2), ("take", None)]
+    assert (referee.state.cube, referee.state.owner) == (2, 0)
+    assert not [e for e in events if e["type"] == "call"] and all(r.accepted for r in referee.rulings)
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "24/18 13/9", "13/11 13/8", "13/10 13/9"]
+
+
 @pytest.mark.parametrize("past", [False, True], ids=["stated now", "stated after its turn"])
 @pytest.mark.parametrize("doubler", [2, 1])
 def test_a_double_an_official_states_sets_the_cube_and_its_face_read_later_is_no_second_double(tmp_path, doubler,
