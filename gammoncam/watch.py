@@ -47,6 +47,8 @@ RELOCALISE_FOREIGN = 0.5  # a settled board this different from the last one: th
 # Locations read otherwise than on the last settled board, at most, for a board found again to
 # be this game's: a double with two hits changes ten.
 RELOCALISED_CHANGE = 10
+# Field widths (half a checker) within which a die found lies where another was found before.
+FIXTURE_NEAR = 0.03
 
 
 class RecognizerObserver:
@@ -134,6 +136,7 @@ class WatchStats:
     frames: int = 0
     settled: int = 0
     looked_again: int = 0  # settles not read, their dice beyond the gate's view looked at again
+    fixtures: int = 0  # dice dropped from settles as things of the board, never seen to come
     gate_ms: list = field(default_factory=list)
     recognize_ms: list = field(default_factory=list)
     track_ms: list = field(default_factory=list)
@@ -146,6 +149,7 @@ class WatchStats:
         med = lambda xs: round(float(np.median(xs)), 2) if xs else None
         top = lambda xs: round(float(np.max(xs)), 2) if xs else None
         return {"frames": self.frames, "settled": self.settled, "looked_again": self.looked_again,
+                "fixtures": self.fixtures,
                 "video_s": round(self.video_s, 2),
                 "wall_s": round(self.wall_s, 2), "cpu_s": round(self.cpu_s, 2),
                 "fps_wall": round(self.frames / self.wall_s, 1) if self.wall_s else None,
@@ -177,6 +181,8 @@ class Watcher:
         self.latest = None  # the latest frame's image (the calibration page shows it)
         self.corners_given = None  # corners an official gave on the page, used from the next frame
         self.beyond = []  # dice read beyond the gate's view at the last settle: (x, y, crop side) in frame pixels
+        self.settle_dice = []  # the dice read at the last settle: where they lay (field u, v), crop px
+        self.fixtures = []  # where dice were found that never came (:meth:`_drop_fixtures`): field u, v
         self.looked_from = None  # a settle not read, its dice looked at again: (its wall time, quiet ms)
         referee.recorders.append(self._call)  # in silent mode too: the stream and page list, the box stays dark
         warm_up(referee.state.variant)
@@ -267,6 +273,46 @@ class Watcher:
                                                       "it to come back"})
         return None
 
+    def _drop_fixtures(self, obs, board_before) -> None:
+        """Leave out of ``obs`` the dice found where the picture did not change since the last
+        settle (:meth:`vision.motion.SettleGate.changed_since`), where dice were found so before,
+        or, the first time, where dice read at the last settle were picked up since: no throw
+        reaches the board without changing the picture where it lies, so they are things of the
+        board read as dice (vid 10054 in a dim room: two dark checkers' highlights, read as a 1-1
+        once the 5-3 read beside them was picked up, were taken for light's throw, and four turns
+        were lost). Not while a die read at the last settle lies there still, found or not: a die
+        of the same throw found late (vid 10047 in a dim room: small red dice found one at a
+        time). A die seen to come where such a find lay clears it."""
+        from vision.dice import throw_valid
+        from vision.rectify import Field
+
+        corners = getattr(self.observer, "corners", None)
+        last, self.settle_dice = self.settle_dice, [(tuple(d["uv"]), d["px"]) for d in obs.dice
+                                                    if "uv" in d and "px" in d]
+        if corners is None or board_before is None or not obs.dice:
+            return
+        near = lambda uv, places: any(np.hypot(uv[0] - u, uv[1] - v) <= FIXTURE_NEAR for u, v in places)
+        field = Field(corners)
+        came = lambda uv, px: self.gate.changed_since(board_before, field.to_image([uv])[0], px / 3)
+        # the dice read at the last settle: all picked up since (their places changed), or not
+        picked_up = bool(last) and all(came(uv, px) for uv, px in last)
+        kept = []
+        for d in obs.dice:
+            if "uv" not in d or "px" not in d or near(d["uv"], [uv for uv, _ in last]):
+                kept.append(d)
+            elif came(d["uv"], d["px"]):
+                self.fixtures = [f for f in self.fixtures if not near(f, [d["uv"]])]
+                kept.append(d)
+            elif near(d["uv"], self.fixtures) or picked_up:
+                self.fixtures += [] if near(d["uv"], self.fixtures) else [tuple(d["uv"])]
+                self.stats.fixtures += 1
+            else:
+                kept.append(d)
+        if len(kept) < len(obs.dice):
+            obs.dice = kept
+            obs.throw_valid = throw_valid(kept)
+            self.settle_dice = [(tuple(d["uv"]), d["px"]) for d in kept if "uv" in d and "px" in d]
+
     def _look_again(self, obs) -> bool:
         """Whether the dice of this settle must be looked at again before the tracker reads it:
         some lie beyond the gate's view (off the board, past the rail) where no die lay at the
@@ -349,6 +395,8 @@ class Watcher:
                         self._follow_calibrated_board()
                 if calibration is not None and not calibration.accepted:
                     continue  # which side is whose is not known yet
+                if reading.foreign <= RELOCALISE_FOREIGN:
+                    self._drop_fixtures(obs, board_before)
                 if self._look_again(obs):
                     stats.looked_again += 1
                     self.looked_from = (self.current["settle_wall"], self.current["quiet_ms"])

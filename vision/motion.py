@@ -32,6 +32,9 @@ from vision.corners import closest_turn
 
 SIZE = (192, 128)  # the gate's image of the board: width, height
 SHRINK = 2  # the frame is first shrunk by this factor
+# The share of a die's square that must differ between two settled images for the die to have
+# come since (:meth:`SettleGate.changed_since`): a die covers about half its square.
+CHANGED_SHARE = 0.2
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,23 @@ class SettleGate:
             levels = np.clip(grey * (delta / self.dim_level), delta * self.dim_floor, delta)
             self.fine_levels[delta] = np.floor(levels).astype(np.uint8)
         return self.fine_levels[delta]
+
+    def changed_since(self, before: np.ndarray, point, side: float) -> bool:
+        """Whether the last settled image differs from ``before`` (an earlier settled image) in
+        the square of ``side`` frame pixels about frame pixel ``point``, by :attr:`delta` or, in
+        the dark, as finely as motion is seen there, on at least :data:`CHANGED_SHARE` of it: a
+        die found there came since. A square beyond the gate's image cannot tell, so counts as changed."""
+        if self.reference is None:
+            return True
+        x, y = (float(c) for c in np.asarray(point, np.float64).reshape(2))
+        h = side / 2
+        square = np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]) / SHRINK
+        box = cv2.perspectiveTransform(square.reshape(-1, 1, 2), self.homography).reshape(-1, 2)
+        (x0, y0), (x1, y1) = np.floor(box.min(axis=0)).astype(int), np.ceil(box.max(axis=0)).astype(int)
+        if x0 < 0 or y0 < 0 or x1 > SIZE[0] or y1 > SIZE[1] or x1 <= x0 or y1 <= y0:
+            return True
+        _, fine = self._changed(self.reference[y0:y1, x0:x1], before[y0:y1, x0:x1], self.delta)
+        return float(fine.mean()) >= CHANGED_SHARE
 
     def foreign_at(self, frame: np.ndarray, corners) -> float:
         """The share of the board's image at ``corners`` in ``frame`` that differs from the last

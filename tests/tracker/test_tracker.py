@@ -3387,6 +3387,87 @@ def test_the_watch_reads_dice_beyond_the_gates_view_once_they_rest():
     assert reads.at == [(2, []), (15, [rests])]
 
 
+def test_dice_found_where_nothing_came_since_the_last_settle_are_left_out():
+    """No throw reaches the board without changing the picture where its dice lie. Dice found
+    where the picture did not change since the last settle, when that settle read dice elsewhere
+    (or where such finds were made before), are things of the board read as dice and are not
+    given to the tracker (vid 10054 in a dim room: two dark checkers' highlights, read as a 1-1
+    once the 5-3 read beside them was picked up, taken for light's throw; four turns lost). Not
+    a die of a throw lying still found late, with or without the other (vid 10047 in a dim room:
+    small red dice found one at a time); and a die seen to come where such a find lay is read."""
+    import cv2
+
+    from engine.profiles import profile
+    from gammoncam.frames import Frame
+    from gammoncam.referee import Referee
+    from gammoncam.watch import Watcher
+    from vision.observation import Observation
+    from vision.rectify import Field
+
+    field = Field(_BOARD_ON_THE_TABLE)
+    dark_dice, highlights, light_dice, late = [(150, 100), (180, 100)], [(300, 200), (330, 120)], [(250, 170)], (280, 215)
+    moved_checker, on_a_highlight, beside = (120, 240), (300, 200), (200, 200)
+    rng = np.random.default_rng(3)
+
+    def picture(dice=(), checker=False, hand=False):
+        frame = _table_with_board()
+        for x, y in highlights:  # a dark checker with a highlight: the same in every frame
+            cv2.circle(frame, (x, y), 9, (30, 30, 30), -1)
+            cv2.circle(frame, (x, y), 2, (230, 230, 230), -1)
+        if checker:
+            cv2.circle(frame, moved_checker, 9, (30, 30, 30), -1)
+        for x, y in dice:
+            frame[y - 9:y + 9, x - 9:x + 9] = 240
+        if hand:
+            frame[60:260, 100:220] = rng.integers(0, 255, (200, 120, 3), np.uint8)
+        return frame
+
+    still = lambda n, found, **kw: [(picture(**kw), found)] * n
+    moving = lambda n, **kw: [(picture(hand=True, **kw), []) for _ in range(n)]
+    thrown = light_dice + [late]
+    script = (still(10, dark_dice, dice=dark_dice) + moving(6) + still(10, highlights)
+              + moving(4) + still(10, light_dice, dice=thrown)
+              + moving(4, dice=thrown) + still(10, [late], dice=thrown)  # the first die lies unfound
+              + [(picture(dice=thrown, checker=k % 2 == 0), []) for k in range(3)]
+              + still(10, thrown, dice=thrown, checker=True)
+              + moving(6) + still(10, highlights, checker=True)
+              + moving(4) + still(10, [on_a_highlight, beside], dice=[on_a_highlight, beside], checker=True))
+
+    class Table:
+        fps = 15.0
+
+        def __iter__(self):
+            for k, (frame, _) in enumerate(script):
+                yield Frame(k, k / self.fps, frame)
+
+    class Finder:  # finds what the script says this frame shows as dice
+        corners = _BOARD_ON_THE_TABLE
+
+        def __call__(self, image, index):
+            obs = Observation.uniform()
+            at = field.to_field(np.array(script[index][1], float).reshape(-1, 2)) if script[index][1] else []
+            obs.dice = [{"faces": np.eye(6)[0], "uv": uv.tolist(), "px": 54.0, "on_board": True, "flat": 1.0,
+                         "half": "right"} for uv in at]
+            return obs
+
+    class Reads:
+        def __init__(self):
+            self.at = []
+
+        def observe(self, obs, t, index):
+            self.at.append([tuple(field.to_image([d["uv"]])[0].round().astype(int)) for d in obs.dice])
+
+        def finish(self):
+            pass
+
+    watcher = Watcher(Table(), Finder(), Referee(profile("tournament", match_length=5)), _BOARD_ON_THE_TABLE,
+                      emit=lambda event: None)
+    watcher.tracker = reads = Reads()
+    watcher.run()
+    assert reads.at == [dark_dice, [], light_dice, [late], thrown, [], [on_a_highlight, beside]]
+    assert watcher.stats.fixtures == 4
+
+
 def _gate_with_dice_settled():
     board = np.full((240, 320, 3), 120, np.uint8)
     corners = np.array([[20, 20], [300, 20], [300, 220], [20, 220]], float)
