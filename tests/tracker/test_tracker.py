@@ -3339,10 +3339,7 @@ def test_the_watch_reads_dice_beyond_the_gates_view_once_they_rest():
     not given to the tracker: the die may still be rolling (vid 9993 with the gate's
     ``dim_level``: dice rolling in from beyond the rail read as a throw off the board, a false
     re-roll call). The watch reads the board again once the die stayed still."""
-    from engine.profiles import profile
     from gammoncam.frames import Frame
-    from gammoncam.referee import Referee
-    from gammoncam.watch import Watcher
     from vision.observation import Observation
     from vision.rectify import Field
 
@@ -3367,24 +3364,35 @@ def test_the_watch_reads_dice_beyond_the_gates_view_once_they_rest():
                 obs.dice = [{"faces": np.eye(6)[4], "uv": uv.tolist(), "px": 36.0, "on_board": False}]
             return obs
 
+    read, _ = _settles_read(Table(), DiceAt(), lambda obs, index: (index, [round(d["uv"][0], 2) for d in obs.dice]))
+    # The die leaves the view at frame 8 and rolls on beyond it: the board settles at frame 9, with
+    # the die on its way (read there before, a throw off the board), then once it rests (frame 15).
+    rests = round(float(field.to_field([[440.5, 159.0]])[0][0]), 2)
+    assert read == [(2, []), (15, [rests])]
+
+
+def _settles_read(source, observer, kept) -> tuple[list, object]:
+    """Watch ``source`` with ``observer`` on :data:`_BOARD_ON_THE_TABLE`, the tracker replaced by
+    one that keeps ``kept(obs, index)`` of each settle it is given: those, and the watcher."""
+    from engine.profiles import profile
+    from gammoncam.referee import Referee
+    from gammoncam.watch import Watcher
+
     class Reads:
         def __init__(self):
             self.at = []
 
         def observe(self, obs, t, index):
-            self.at.append((index, [round(d["uv"][0], 2) for d in obs.dice]))
+            self.at.append(kept(obs, index))
 
         def finish(self):
             pass
 
-    watcher = Watcher(Table(), DiceAt(), Referee(profile("tournament", match_length=5)), _BOARD_ON_THE_TABLE,
+    watcher = Watcher(source, observer, Referee(profile("tournament", match_length=5)), _BOARD_ON_THE_TABLE,
                       emit=lambda event: None)
     watcher.tracker = reads = Reads()
     watcher.run()
-    # The die leaves the view at frame 8 and rolls on beyond it: the board settles at frame 9, with
-    # the die on its way (read there before, a throw off the board), then once it rests (frame 15).
-    rests = round(float(field.to_field([[440.5, 159.0]])[0][0]), 2)
-    assert reads.at == [(2, []), (15, [rests])]
+    return reads.at, watcher
 
 
 def test_dice_found_where_nothing_came_since_the_last_settle_are_left_out():
@@ -3397,10 +3405,7 @@ def test_dice_found_where_nothing_came_since_the_last_settle_are_left_out():
     small red dice found one at a time); and a die seen to come where such a find lay is read."""
     import cv2
 
-    from engine.profiles import profile
     from gammoncam.frames import Frame
-    from gammoncam.referee import Referee
-    from gammoncam.watch import Watcher
     from vision.observation import Observation
     from vision.rectify import Field
 
@@ -3450,21 +3455,9 @@ def test_dice_found_where_nothing_came_since_the_last_settle_are_left_out():
                          "half": "right"} for uv in at]
             return obs
 
-    class Reads:
-        def __init__(self):
-            self.at = []
-
-        def observe(self, obs, t, index):
-            self.at.append([tuple(field.to_image([d["uv"]])[0].round().astype(int)) for d in obs.dice])
-
-        def finish(self):
-            pass
-
-    watcher = Watcher(Table(), Finder(), Referee(profile("tournament", match_length=5)), _BOARD_ON_THE_TABLE,
-                      emit=lambda event: None)
-    watcher.tracker = reads = Reads()
-    watcher.run()
-    assert reads.at == [dark_dice, [], light_dice, [late], thrown, [], [on_a_highlight, beside]]
+    at = lambda obs, index: [tuple(field.to_image([d["uv"]])[0].round().astype(int)) for d in obs.dice]
+    read, watcher = _settles_read(Table(), Finder(), at)
+    assert read == [dark_dice, [], light_dice, [late], thrown, [], [on_a_highlight, beside]]
     assert watcher.stats.fixtures == 4
 
 
