@@ -263,6 +263,9 @@ class Tracker:
     # tell which of the rolls that make the play on view was thrown (vid 7119: 4-3, 5-2 and 6-1
     # make the same play; a glimpse of a 6 or a 3 and a 1 tells 6-1).
     glimpses: list = field(default_factory=list)
+    # (game, throws) when the other player's dice were last glimpsed on a board moved since the
+    # record's last turn, while the player due had not thrown: a turn unseen (:meth:`_decode`)
+    turn_unseen_glimpsed: tuple | None = None
     unseen: UnseenTurn | None = None  # a turn read off the board, its throw unseen, until it is surely over
     # The boards read with confidence while a turn not yet recorded was made (its throw unseen,
     # or held as unsure; each location's reading as a class): a board seen mid-turn tells which
@@ -943,13 +946,15 @@ class Tracker:
             # the player to throw next: the one due, or once their throw is held, the other
             held = self.held.thrower if self.held is not None else None
             next_up = 1 - COLOUR.index(held) if held else self._due()[0]
-            if COLOUR.index(dice.thrower) != next_up and not self._board_moved(logp):
-                # No one throws twice before the other has played: dice in the half of the player
-                # not next on a board as recorded are their last throw's, or a false find, never
-                # a throw that tells of a turn unseen (vid 7311: a checker on the bar found weakly
-                # as a die in dark's half after dark's dance, held as unsure, was taken for a
-                # second dance, and light's play split in two).
-                return
+            if COLOUR.index(dice.thrower) != next_up:
+                if not self._board_moved(logp):
+                    # No one throws twice before the other has played: dice in the half of the
+                    # player not next on a board as recorded are their last throw's, or a false
+                    # find, never a throw that tells of a turn unseen (vid 7311: a checker on the
+                    # bar found weakly as a die in dark's half after dark's dance, held as unsure,
+                    # was taken for a second dance, and light's play split in two).
+                    return
+                self.turn_unseen_glimpsed = (self.state.game, self.state.throws)
         if self.state.phase == "moving" and dice.thrower == COLOUR[self.state.on_roll]:
             # So too while the player on roll plays a throw that counted: dice in their half are
             # that throw's or a false find (vid 7311 joined at 40%: that same checker found as a
@@ -1986,6 +1991,14 @@ class Tracker:
             self.note("opponent_moving", player=self.state.on_roll + 1, **decision.to_json())
         elif not self.in_sync:
             self.note("not_in_sync", player=self.state.on_roll + 1, **decision.to_json())
+        elif self.turn_unseen_glimpsed == (self.state.game, self.state.throws - 1):
+            # The other player's dice were glimpsed, the board moved, before this throw: the
+            # player's own turn went by unseen and the other threw since, so the board may show
+            # more turns than this one (vid 9913, dice 16-20 px: dark's 6-1 unseen and light's
+            # dance glimpsed as one 6; dark's next play, judged from the board before both, was
+            # called).
+            self.note("turns_missed", player=self.state.on_roll + 1, what="the other player's throw was glimpsed "
+                      "before this one: turns may have gone unseen", **decision.to_json())
         else:
             # A call that rests on part of the board (:func:`decoding._surely_none`) records the
             # rest as read, perhaps wrongly: nothing more is called until a clearly legal play

@@ -623,6 +623,31 @@ def _dark_turn_tracked(tmp_path, seed: int, dice: tuple, dark_play: str, read) -
         look(dark_played, (5, 2))])
 
 
+@pytest.mark.parametrize("glimpsed", [False, True], ids=["as seen", "after the other's throw glimpsed"])
+def test_a_foul_after_the_other_players_throw_was_glimpsed_is_unclear_not_called(tmp_path, glimpsed):
+    """RULES 7.1: dark's 6-4 played 24/18 13/7 (a 6 for the 4) is called. But where light's dice
+    were glimpsed, the board moved, before dark's throw (dark's own turn went by unseen and light
+    threw since: vid 9913, dice 16-20 px, dark's 6-1 unseen and light's dance glimpsed as one 6),
+    the board may show more than dark's one turn: unclear, with a note, not called."""
+    rng = np.random.default_rng(5)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    fouled = light_opened.swapped().apply("24/18 13/7").swapped()
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+
+    def light_glimpsed_before(tracker):  # as :meth:`Tracker._glimpse` marks it
+        tracker.turn_unseen_glimpsed = (tracker.state.game, tracker.state.throws - 1)
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 4), "left"), look(fouled, (6, 4), "left"), look(fouled), look(fouled, (5, 2))],
+        official=(5, light_glimpsed_before) if glimpsed else None)
+    called = [(e["type"], e["reason"]) for e in events if not e.get("accepted", True)]
+    assert called == ([] if glimpsed else [("play", "no_such_play")])
+    assert [e["type"] for e in events if e["type"] == "turns_missed"] == ["turns_missed"] * glimpsed
+    assert [e["dice"] for e in events if e["type"] == "play"] == [[3, 1], [6, 4]]
+
+
 def test_a_watch_started_again_on_its_log_goes_on_where_the_record_left_the_game(tmp_path):
     """The watch stopped (a camera gone, the program closed) with dark's 6-4 thrown and recorded,
     and is started again on its log. Still lying there, dark's dice are that throw, not a new one
