@@ -1720,7 +1720,7 @@ class Tracker:
 
         So too the cube at the side where the record keeps it, moved from where its face was
         last read (:data:`CUBE_MOVED`): the other player may have doubled and laid it back there,
-        a double the rules forbid (RULES 5.5, not the cube's owner), told as such (vid 10056:
+        a double the rules forbid (RULES 5.2: not the cube's owner), told as such (vid 10056:
         dark's redouble of light's cube laid on the table at light's side, its face seen edge-on,
         never recorded nor told)."""
         where = cube_place(obs) if unsure else None

@@ -131,10 +131,10 @@ def fold_bar(p: np.ndarray, colour: str) -> np.ndarray:
 
 
 # How likely a bar half's stack beside the cube reads one checker too many, against reading right:
-# the checker network, trained with few such crops, often counts the cube as a checker, though
-# never as a checker alone (settled frames of eight rendered games: 19 of 38 stacks beside an
-# owned cube at the bar's end and 4 of 51 beside the cube in the middle read one too many; none
-# of 66 empty halves read one).
+# the checker network, trained before the renderer laid a hit checker beside a cube on the bar
+# rather than under it, often counts the cube as a checker, though never as a checker alone
+# (settled frames of eight rendered games: 19 of 38 stacks beside an owned cube at the bar's end
+# and 4 of 51 beside the cube in the middle read one too many; none of 66 empty halves read one).
 CUBE_COUNTED = 0.5
 
 
