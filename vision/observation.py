@@ -130,29 +130,6 @@ def fold_bar(p: np.ndarray, colour: str) -> np.ndarray:
     return out
 
 
-# How likely a bar half's stack beside the cube reads one checker too many, against reading right:
-# the checker network, trained before the renderer laid a hit checker beside a cube on the bar
-# rather than under it, often counts the cube as a checker, though never as a checker alone
-# (settled frames of eight rendered games: 19 of 38 stacks beside an owned cube at the bar's end
-# and 4 of 51 beside the cube in the middle read one too many; none of 66 empty halves read one).
-CUBE_COUNTED = 0.5
-
-
-def cube_counted(p: np.ndarray, colour: str) -> np.ndarray:
-    """A bar half's probabilities where the cube lies in it: a reading of n + 1 counts, at
-    :data:`CUBE_COUNTED`, for n too (n >= 1), so that the rules and the fifteen checkers a side
-    tell which, not the network's count alone.
-
-    >>> p = np.zeros(31); p[0], p[2], p[3] = 0.2, 0.01, 0.79  # light 3 read beside the cube
-    >>> q = cube_counted(p, "light"); round(float(q[2] / q[3]), 2)  # light 2 no longer ruled out
-    0.51
-    """
-    out = p.copy()
-    own = slice(1, 16) if colour == "light" else slice(16, 31)
-    out[own][:-1] += CUBE_COUNTED * p[own][1:]
-    return out / out.sum()
-
-
 @dataclass
 class Observation:
     """What one frame shows, with probabilities."""

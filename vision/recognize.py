@@ -14,8 +14,6 @@
    same crops, when the mixed-stack network is installed (``obs.mixed``).
 5. Dice and cube (:mod:`vision.dice`) and the checkers borne off
    (:mod:`vision.trays`) when their models are installed.
-6. A bar half the cube lies in is read allowing for the cube counted as a checker
-   (:func:`vision.observation.cube_counted`).
 
 >>> rec = Recognizer()  # doctest: +SKIP
 >>> rec(image, corners).best()["top"]  # doctest: +SKIP
@@ -30,7 +28,7 @@ import numpy as np
 from vision import checkers, trays
 from vision.adapt import untold_colours
 from vision.corners import BOARDS_TRIED, REFIT_SURER, boards_found, refitted
-from vision.observation import Observation, cube_counted
+from vision.observation import Observation
 from vision.rectify import Field, estimate_bar
 
 
@@ -86,8 +84,6 @@ class Recognizer:
             obs.mixed = self.mixed_model(crops)[:, 1]
         for stage in self.extras:
             stage(image, field, obs, mover)
-        for colour in bar_halves_under_cube(obs.cube, field):
-            obs.bar[colour] = cube_counted(obs.bar[colour], colour)
         obs.extra["ms"] = round((time.perf_counter() - t0) * 1000, 2)
         obs.extra["bar_share"] = round(field.bar, 4)
         obs.extra["corners"] = corners
@@ -119,23 +115,6 @@ class Recognizer:
         if colours is not None:
             probs = colours.apply(probs, crops)
         return field, probs, crops
-
-
-def bar_halves_under_cube(cube: dict | None, field: Field) -> list[str]:
-    """The bar halves the found cube lies in: both in the middle (where
-    :func:`vision.dice.cube_reading` places it), else its owner's, where it lies at that end;
-    none where it lies off the bar (on a rail, in a tray, on the table).
-
-    >>> field = Field([[0, 0], [640, 0], [640, 500], [0, 500]], bar=0.09)
-    >>> bar_halves_under_cube({"uv": [0.5, 0.5]}, field), bar_halves_under_cube({"uv": [0.5, 0.93]}, field)
-    (['light', 'dark'], ['light'])
-    >>> bar_halves_under_cube({"uv": [0.7, 0.93]}, field)  # on a rail or the table
-    []
-    """
-    if cube is None or abs(cube["uv"][0] - 0.5) > field.bar / 2:
-        return []
-    v = cube["uv"][1]
-    return [colour for colour, near in (("light", v > 0.3), ("dark", v < 0.7)) if near]
 
 
 def surety(probs: np.ndarray) -> float:

@@ -92,6 +92,10 @@ def _augment(xb, rng):
 
     x = torch.from_numpy(checkers.to_input(xb))
     n = x.shape[0]
+    # Half the crops under another gamma: an under-exposed room (vision.conditions' "dim" is 1.6)
+    # or a washed-out one darkens or lifts the mid-tones, which a gain alone does not.
+    gamma = np.where(rng.random(n) < 0.5, np.exp(rng.uniform(np.log(0.7), np.log(1.8), n)), 1.0)
+    x = x ** torch.from_numpy(gamma.astype(np.float32)).view(n, 1, 1, 1)
     gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
     chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32))
     bias = torch.from_numpy(rng.uniform(-0.08, 0.08, (n, 1, 1, 1)).astype(np.float32))

@@ -172,12 +172,11 @@ def test_a_cube_read_surely_is_kept_though_the_finder_is_faint(hand_free_renders
 
 
 @needs_model
-def test_a_bar_stack_beside_the_cube_may_hold_one_checker_less_than_read(recognizer):
-    """The checker network often counts the cube lying on the bar as one more checker of the
-    stack beside it (vid 10051: light's two read three at 0.82 all game, so the record and the
-    board never agreed). The count one less than read stays possible, for the rules and the
-    fifteen checkers a side to tell; without that, on these renders, the true count came to
-    0.005-0.07 on four of the eight frames."""
+def test_a_bar_stack_beside_the_cube_is_counted_without_the_cube(recognizer):
+    """A checker hit while the cube lies on the bar lies beside it, in the middle or at the
+    owner's end. The checker network trained before the renderer laid checkers there counted the
+    cube as one more checker (vid 10051: light's two read three all game, so the record and the
+    board never agreed); the one trained on such renders counts the checkers alone."""
     from vision.synth.dice import place_cube
     from vision.synth.render import Stage
     from vision.synth.scene import Content
@@ -197,7 +196,7 @@ def test_a_bar_stack_beside_the_cube_may_hold_one_checker_less_than_read(recogni
         img, truth = stage.render(content)
         obs = recognizer(img, np.array(truth["field"]))
         assert obs.cube is not None
-        assert obs.bar[colour][checkers.class_of(colour, n)] >= 0.2, (seed, colour, n, spot)
+        assert int(np.argmax(obs.bar[colour])) == checkers.class_of(colour, n), (seed, colour, n, spot)
         assert obs.best()["bar"][colour] == n
 
 
@@ -369,7 +368,7 @@ def test_calibration_from_a_game_in_progress(recognizer, variant, tmp_path, caps
 
 @needs_model
 def test_calibration_from_a_game_in_progress_on_a_small_board_reads_the_heads_the_counts_pin(recognizer):
-    """Long nardy four plays in, heads of thirteen, at 640x360 (a 191 px field): three stacks
+    """Long nardy four plays in, heads of thirteen, at 640x360 (a 201 px field): three stacks
     are read under 0.9 (23 of 26 locations sure, one short of what a board in play is accepted
     on alone), but the fifteen checkers a side pin the reading down (vision.orientation.
     pinned_reading), so the board calibrates, the right way round (vid 7705 watched from 40%:
@@ -384,7 +383,7 @@ def test_calibration_from_a_game_in_progress_on_a_small_board_reads_the_heads_th
         plays = position.plays(*roll)
         position = plays[(7 * k) % len(plays)].position.swapped()
     assert (position.mover[23], position.opponent[23]) == (13, 13)
-    stage = Stage(np.random.default_rng([SEED, 219]), "long", (640, 360))
+    stage = Stage(np.random.default_rng([SEED, 221]), "long", (640, 360))
     img, truth = stage.render(Content(Physical.from_board(position.to_json(), "light"), "light"))
     field = np.array(truth["field"])
     cal = calibrate(img, np.roll(field, 2, axis=0), "long", recognizer.checker_model)
