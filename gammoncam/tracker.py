@@ -2259,6 +2259,17 @@ class Tracker:
             self.note("unclear", what=f"the cube read {v1} at {loc1}'s side, where a cube action leaves {face}: "
                                       f"taken as {face}", value=face, location=loc1)
             self.cube_misread, new = (new, (face, loc1)), (face, loc1)
+        if self.state.phase == "doubled" and loc1 == loc0 and loc1 in COLOUR and dice_on_view:
+            # The cube offered, first read turned again where the taker keeps it only with the
+            # doubler's throw on view: a double is made before the throw (RULES 5.2), so a redouble
+            # or beaver would have been seen before it; the take's face misread explains it as
+            # well. Told, not recorded; the throw tells the take (vid 10061 in a dim room: the 2
+            # taken, drawn to dark's side, read 4 at 0.93 as light threw; called not_cube_owner).
+            self.note("unclear", what=f"the cube read {v1} at {loc1}'s side, where it lay offered at {v0}, only as "
+                                      "the doubler threw: its face misread, or a redouble with the throw: not recorded",
+                      value=v1, location=loc1)
+            self.cube_misread = (new, old)
+            return old
         self._cube_action(old, new, logp, dice_on_view)
         return new
 

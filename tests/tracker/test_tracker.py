@@ -1687,6 +1687,28 @@ def test_a_cube_turned_again_at_the_takers_side_is_a_beaver_only_where_beavers_a
     assert (referee.state.cube, referee.state.owner, referee.state.dice) == (2, 1, (5, 2))
 
 
+def test_a_cube_first_read_turned_again_with_the_doublers_throw_is_a_misread_face_not_a_redouble(tmp_path):
+    """RULES 5.2: a double is made before the throw. In a match light doubles and lays the cube
+    at dark's side; the next settle reads it 4 there, with light's 5-2 already thrown. A redouble
+    by light, no longer owning the cube, would have been seen before the throw; the take's 2
+    misread explains it as well (vid 10061 in a dim room: read 4 at 0.93, called not_cube_owner,
+    a false call). The take is recorded, the cube kept at 2, the official told; no call. Read
+    turned before the throw, it is still called (the test above)."""
+    look = _cube_looks(17)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    looks = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+             look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
+             look(dark_played, value=2, location="dark"), look(dark_played, (5, 2), value=4, location="dark"),
+             look(dark_played, (5, 2), value=4, location="dark")]
+    events, referee = _tracked(tmp_path, looks, preset="tournament", match_length=5)
+    assert [(e["type"], e.get("accepted")) for e in events if e["type"] in ("double", "take", "beaver", "call")] == [
+        ("double", True), ("take", True)]
+    assert any(e["type"] == "unclear" and "only as the doubler threw" in e["what"] for e in events)
+    assert (referee.state.cube, referee.state.owner, referee.state.dice) == (2, 1, (5, 2))
+
+
 def test_a_redouble_by_the_taker_tells_the_take_and_the_turn_between(tmp_path):
     """RULES 5.3, 5.5: in a match light doubles, the cube laid at dark's side; the take and
     light's 5-2 (13/8 13/11) go unseen, and at the first settle after them dark has turned the
