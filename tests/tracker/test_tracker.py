@@ -1661,6 +1661,17 @@ def test_a_cube_put_back_after_a_called_double_does_not_end_the_turn(tmp_path):
     assert (referee.state.cube, referee.state.owner) == (2, 0)
 
 
+def _offered_at_darks_side(look) -> tuple:
+    """Light opens with 3-1, dark plays 6-4, and light doubles, the cube laid at dark's side:
+    the board after dark's play, and the looks (``look``: :func:`_cube_looks`) up to the offer."""
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
+    return dark_played, [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+                         look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
+                         look(dark_played, value=2, location="dark")]
+
+
 def test_a_cube_turned_again_at_the_takers_side_is_a_beaver_only_where_beavers_are_played(tmp_path):
     """Light doubles and lays the cube at dark's side; it is turned to 4 there. In a money
     game with beavers (RULES 5.4) dark beavered. In a match, where beavers are not played, the
@@ -1668,13 +1679,8 @@ def test_a_cube_turned_again_at_the_takers_side_is_a_beaver_only_where_beavers_a
     owning the cube (RULES 5.5): that double is called and the take recorded (vid 7601 called
     a beaver and left the take out of the record)."""
     look = _cube_looks(17)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
-    looks = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
-             look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
-             look(dark_played, value=2, location="dark"), look(dark_played, value=4, location="dark"),
-             look(dark_played, (5, 2), value=4, location="dark")]
+    dark_played, looks = _offered_at_darks_side(look)
+    looks += [look(dark_played, value=4, location="dark"), look(dark_played, (5, 2), value=4, location="dark")]
     events, referee = _tracked(tmp_path, looks)
     assert [(e["type"], e.get("accepted")) for e in events if e["type"] in ("double", "take", "beaver")] == [
         ("double", True), ("beaver", True)]
@@ -1695,13 +1701,8 @@ def test_a_cube_first_read_turned_again_with_the_doublers_throw_is_a_misread_fac
     a false call). The take is recorded, the cube kept at 2, the official told; no call. Read
     turned before the throw, it is still called (the test above)."""
     look = _cube_looks(17)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    dark_played = light_opened.swapped().apply("24/18 13/9").swapped()
-    looks = [look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
-             look(light_opened, (6, 4), "left"), look(dark_played, (6, 4), "left"), look(dark_played),
-             look(dark_played, value=2, location="dark"), look(dark_played, (5, 2), value=4, location="dark"),
-             look(dark_played, (5, 2), value=4, location="dark")]
+    dark_played, looks = _offered_at_darks_side(look)
+    looks += [look(dark_played, (5, 2), value=4, location="dark")] * 2
     events, referee = _tracked(tmp_path, looks, preset="tournament", match_length=5)
     assert [(e["type"], e.get("accepted")) for e in events if e["type"] in ("double", "take", "beaver", "call")] == [
         ("double", True), ("take", True)]
