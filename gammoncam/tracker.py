@@ -213,7 +213,7 @@ class Tracker:
     thresholds: Thresholds = field(default_factory=Thresholds)
     dice_seen: DiceReading | None = None
     dice_seen_t: float = 0.0  # the time of the last settle that read them
-    thrown_on: np.ndarray | None = None  # the board as they were first seen, each location's reading as a class
+    thrown_on: np.ndarray | None = None  # the board the dice on view were thrown on (:meth:`_first_look`)
     cube_seen: tuple | None = None
     pending: Pending | None = None
     # False once a play was recorded on the benefit of the doubt or the dice or the turn were in
@@ -426,6 +426,7 @@ class Tracker:
                 # which of the rolls that make an unseen play was thrown (vid 7511: a 5-1 whose
                 # dice touched, read as one die showing 1 or 5; its 24/18 was recorded as a 4-2)
                 self._glimpse(lone, logp)
+                self._first_look(lone, logp)
             self.last_look = lone or self.last_look
             self._note_path(logp)
             return
@@ -446,6 +447,7 @@ class Tracker:
                 # glimpsed and its play read off the board, light's next throw called a re-roll)
                 self.left_unplayed = None
             self._glimpse(dice, logp)
+            self._first_look(dice, logp)
             self.last_look, self.picked_up = dice, None
             if self.held is None and self.pending is None and self.in_sync and self.state.phase in ("turn", "played"):
                 # Dice never read surely (a small board) leave every settle with dice on view:
@@ -489,16 +491,25 @@ class Tracker:
         elif dice is not None:
             if seen is not None:  # dice changed without being seen picked up
                 self._picked_up(logp)
+            self._first_look(dice, logp)
             self._throw(dice, logp)
             self.glimpses, self.turn_path = [], []  # what they could tell of a turn unseen was told by now
             self.last_look = self.left_unplayed = self.picked_up = None
-            self.dice_seen, self.dice_seen_t, self.thrown_on = dice, self.t, logp.argmax(axis=1)
+            self.dice_seen, self.dice_seen_t = dice, self.t
         elif dice is None and seen is not None:
             self._picked_up(logp)
             self.dice_seen, self.picked_up = None, seen
             self._record_lost(logp)
         elif dice is None and not self._record_lost(logp):
             self._unseen_turn(logp)
+
+    def _first_look(self, dice: DiceReading, logp: np.ndarray) -> None:
+        """Keeps the board on view as the one ``dice`` were thrown on (:attr:`thrown_on`) unless
+        they were seen, read or glimpsed, before: then they were thrown before it (vid 10062 in a
+        dim room: dark's 5-4 glimpsed at rest, read surely only once played and held as unsure;
+        picked up, it was taken for picked up unplayed, a false re-roll call)."""
+        if not any(look is not None and dice.same_throw(look) for look in (self.dice_seen, self.last_look)):
+            self.thrown_on = logp.argmax(axis=1)
 
     def _on_the_table(self, obs: Observation) -> Observation:
         """``obs`` without the finds off the board that have lain in one place for

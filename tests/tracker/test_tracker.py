@@ -4852,3 +4852,27 @@ def test_a_throw_perhaps_cocked_picked_up_from_a_board_misread_alike_is_a_reroll
     throws = [(e["dice"], e["player"], e.get("kind")) for e in events if e["type"] == "throw"]
     assert throws[-3:] == [([6, 2], 1, "reroll"), ([5, 3], 1, None), ([4, 1], 2, None)]
     assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
+
+
+def test_a_throw_glimpsed_before_its_play_and_read_surely_after_it_is_played_not_picked_up_unplayed(tmp_path):
+    """RULES 2.3: light throws 5-2, glimpsed at rest (faces read unsurely), plays 13/11 13/8,
+    and only then are the dice read surely, a die perhaps cocked, so the throw is held; picked
+    up, it was played: the board the dice were first seen on is the one before the play, not
+    the one they were first read surely on. Taken for picked up unplayed, a false re-roll was
+    called (vid 10062 in a dim room: dark's 5-4 glimpsed from the throw on, read surely once
+    23/14 was played)."""
+    seen, turns, dark_played = _two_turns(55)
+
+    def glimpsed(obs):  # each die's face read at 0.5, too unsurely to record
+        for die in obs.dice:
+            die["faces"] = np.where(np.asarray(die["faces"]) == np.max(die["faces"]), 0.5, 0.1)
+        return obs
+
+    played = dark_played.apply("13/11 13/8")
+    events, referee = _tracked(tmp_path, turns + [
+        glimpsed(seen(dark_played, (5, 2))), glimpsed(seen(played, (5, 2))),
+        _look(played, np.random.default_rng(55), (5, 2), valid=0.3), seen(played), seen(played, (4, 1), "left")])
+    throws = [(e["dice"], e["player"], e.get("kind")) for e in events if e["type"] == "throw"]
+    assert throws == [([6, 4], 2, None), ([5, 2], 1, None), ([4, 1], 2, None)]
+    assert [e["play"] for e in events if e["type"] == "play"][-1] == "13/11 13/8"
+    assert all(r.accepted for r in referee.rulings)
