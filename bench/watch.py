@@ -210,6 +210,9 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     vdir = Path(args.video_dir)
+    missing = [str(p) for p in (Path(args.transcript), vdir / "frames.jsonl", vdir / "game.mp4") if not p.is_file()]
+    if missing:
+        ap.error(f"no such file: {', '.join(missing)} (a folder written by gammoncam synth video, and its transcript)")
     source = parse_transcript(Path(args.transcript).read_text())
     frames = sum(1 for _ in open(vdir / "frames.jsonl"))
     # A later game of a match is watched as an official joining between games would: saying
