@@ -4871,7 +4871,8 @@ def test_a_throw_glimpsed_before_its_play_and_read_surely_after_it_is_played_not
     played = dark_played.apply("13/11 13/8")
     events, referee = _tracked(tmp_path, turns + [
         glimpsed(seen(dark_played, (5, 2))), glimpsed(seen(played, (5, 2))),
-        _look(played, np.random.default_rng(55), (5, 2), valid=0.3), seen(played), seen(played, (4, 1), "left")])
+        _look(played, np.random.default_rng(55), (5, 2), valid=0.3),  # read surely, perhaps cocked: held
+        seen(played), seen(played, (4, 1), "left")])
     throws = [(e["dice"], e["player"], e.get("kind")) for e in events if e["type"] == "throw"]
     assert throws == [([6, 4], 2, None), ([5, 2], 1, None), ([4, 1], 2, None)]
     assert [e["play"] for e in events if e["type"] == "play"][-1] == "13/11 13/8"
