@@ -28,7 +28,7 @@ MISREAD_FLOOR = 0.002  # a roll at least this likely from the faces read may be 
 # surely (0.8 or more) with its true face under 0.02 at every look was 2 of 897 dice read from
 # under 30 px (vid 9508: a 5 read 1 at each of four looks from 29.6 px), 0 of 3,759 from more
 # (3 at some look, two of them a 4 and a 6 read as each other). On such dice a roll stays
-# possible down to SMALL_DICE_FLOOR: one die misread surely (0.0008) with the other read right,
+# possible down to SMALL_DICE_FLOOR: one die misread surely (0.0006) with the other read right,
 # or read unsurely with the face thrown given 1/8 or more. Vid 9508, 960x540: a 3 on a white
 # point read 6 at 0.98 (25.6 px) and a 1 leaning on a checker read 2 at 0.98 (26.6 px), and the
 # plays of the dice thrown were called as fouls of the dice read. A throw of such dice waits for
@@ -39,9 +39,9 @@ SAME_PLACE = 0.02  # field widths (a third of a die): dice that lie this close h
 DIE_SIDE = 3 * SAME_PLACE  # field widths
 # A roll at least this likely at some look at the dice stays possible for a call, however
 # surely a clearer look reads another: a face the reader gave 0.02 or more at that look on a die
-# read surely (taken as 0.016 likely: vision.dice.FACE_CALIBRATION), or any face of a die read
+# read surely (taken as 0.035 likely: vision.dice.FACE_CALIBRATION), or any face of a die read
 # unsurely (0.015 and up), the other die read surely; not one it all but ruled out on a die read
-# surely (0.0008). A face given 0.02-0.05 by a sure reading is the top face as often as an unsure
+# surely (0.0006). A face given 0.02-0.05 by a sure reading is the top face as often as an unsure
 # die's least face (vid 7704 out of focus: a 2 read 1 at 0.977, the 2 at 0.017 and 0.031; the 5-2
 # played was called as a 5-1's while this floor was 0.02).
 ROLL_SEEN = 0.01
@@ -162,9 +162,11 @@ class DiceReading:
         little off (vid 7505: one of the two found 0.03 away at 0.18, its face unsure, the other
         not at all, at one settle mid-play; the throw taken for picked up resolved the half-made
         play, and the same dice seen again were taken for the other player's throw in the wrong
-        half: a false too-few-dice call and a false re-roll call)."""
-        return any(np.hypot(*(np.asarray(d["uv"]) - p)) <= DIE_SIDE
-                   for d in obs.dice if "uv" in d for p in self.places)
+        half: a false too-few-dice call and a false re-roll call). So too a find under the
+        finder's and reader's bar for a die (:data:`vision.dice.FAINT_DIE`: vid 7116, 18 px dice
+        found at 0.10 and 0.06 at one settle mid-play)."""
+        finds = [d["uv"] for d in obs.dice if "uv" in d] + list(obs.faint_dice)
+        return any(np.hypot(*(np.asarray(uv) - p)) <= DIE_SIDE for uv in finds for p in self.places)
 
     def _pairings(self, other: "DiceReading") -> tuple:
         """How far the dice lie from ``other``'s, paired in order and crosswise."""
@@ -259,12 +261,12 @@ def misread_roll(before: Position, after: Position, dice: tuple, faces: tuple,
     more likely tells of a misread die than of a wrong play: no call on it (a false call costs
     more than a missed one). ``faces``: each die's probabilities of 1..6, as often right as the
     reader's readings that sure turned out (:func:`vision.dice.honest`): on a die read 0.8 or
-    surer, a face the reader gave less than 0.02 is taken as 0.0008 likely, so a roll one die
+    surer, a face the reader gave less than 0.02 is taken as 0.0006 likely, so a roll one die
     away from two dice read surely is below ``floor`` and a play of the wrong number is called;
     on a die read less surely such a face stays 0.015 likely, and a face given a share of its
-    own (0.02 and above) was the true one 1-18% of the time: their rolls stay possible. Of 2,268
+    own (0.02 and above) was the true one 2-18% of the time: their rolls stay possible. Of 2,272
     dice found on 1,550 renders not used in training (the calibration and test sets), no flat
-    die had its true face put under ``floor``; six cocked dice did (such a throw does not
+    die had its true face put under ``floor``; four cocked dice did (such a throw does not
     count: RULES 2.3). Dice read from few pixels are given a lower ``floor``
     (:attr:`DiceReading.floor`), and a 4 and a 6 may each be the other however surely read
     (:data:`TWIN_FACES`).

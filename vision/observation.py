@@ -137,6 +137,8 @@ class Observation:
     points: dict  # row -> (12, 31) probabilities
     bar: dict  # colour -> (31,) probabilities (only that colour's classes are meaningful)
     dice: list = field(default_factory=list)  # per die: {"faces": (6,) probs, "read": (6,) the reader's own, "flat": p, ...}
+    # field (u, v) of finds read as a die but too faint to count as one (vision.dice.FAINT_DIE)
+    faint_dice: list = field(default_factory=list)
     throw_valid: float = 0.0  # probability that the throw counts (RULES 2.3)
     cube: dict | None = None  # {"value": (7,) probs over CUBE_VALUES, "location": (3,) probs}
     # (26,) in LOCATIONS order: the probability that the stack holds both colours (None: not read)

@@ -90,12 +90,8 @@ def _augment(xb, rng):
     """Colour and light jitter, a mirror (a stack mirrored is the same stack), blur, on uint8 (N,h,w,3)."""
     import torch
 
-    x = torch.from_numpy(checkers.to_input(xb))
+    x = _gamma(torch.from_numpy(checkers.to_input(xb)), rng)
     n = x.shape[0]
-    # Half the crops under another gamma: an under-exposed room (vision.conditions' "dim" is 1.6)
-    # or a washed-out one darkens or lifts the mid-tones, which a gain alone does not.
-    gamma = np.where(rng.random(n) < 0.5, np.exp(rng.uniform(np.log(0.7), np.log(1.8), n)), 1.0)
-    x = x ** torch.from_numpy(gamma.astype(np.float32)).view(n, 1, 1, 1)
     gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
     chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32))
     bias = torch.from_numpy(rng.uniform(-0.08, 0.08, (n, 1, 1, 1)).astype(np.float32))
@@ -529,10 +525,44 @@ class PairedRun:
         torch.save(state, self.ckpt)
 
 
-def _colour_jitter(x, rng):
-    """Light, per-channel colour and sensor noise on a float batch (N, 3, h, w) in 0..1."""
+def _gamma(x, rng):
+    """Half of a float batch (N, 3, h, w) in 0..1 under another gamma: an under-exposed room
+    (:mod:`vision.conditions`' "dim" is 1.6) or a washed-out one darkens or lifts the mid-tones,
+    which a gain alone does not."""
     import torch
 
+    n = x.shape[0]
+    gamma = np.where(rng.random(n) < 0.5, np.exp(rng.uniform(np.log(0.7), np.log(1.8), n)), 1.0)
+    return x ** torch.from_numpy(gamma.astype(np.float32)).view(n, 1, 1, 1).to(x.device)
+
+
+def _degrade(xb: np.ndarray, rng) -> np.ndarray:
+    """What a camera loses of a die's few pixels, more than the renders' own blur and JPEG
+    (:mod:`vision.synth.effects`), on some of a batch of uint8 crops (N, h, w, 3): fewer pixels
+    (a die far off in a small frame, up-scaled again), a lens out of focus, a stream's JPEG."""
+    out = xb.copy()
+    h, w = xb.shape[1:3]
+    for i, (fewer, blur, jpeg) in enumerate(rng.random((len(xb), 3)) < (0.3, 0.2, 0.2)):
+        crop = out[i]
+        if fewer:
+            s = rng.uniform(0.45, 0.85)
+            crop = cv2.resize(cv2.resize(crop, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA),
+                              (w, h), interpolation=cv2.INTER_LINEAR)
+        if blur:
+            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.5, 1.3))
+        if jpeg:
+            crop = cv2.imdecode(cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 75))])[1],
+                                cv2.IMREAD_COLOR)
+        out[i] = crop
+    return out
+
+
+def _colour_jitter(x, rng):
+    """Light (another gamma on half, :func:`_gamma`), per-channel colour and sensor noise on a
+    float batch (N, 3, h, w) in 0..1."""
+    import torch
+
+    x = _gamma(x, rng)
     n = x.shape[0]
     gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32)).to(x.device)
     chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32)).to(x.device)
@@ -593,7 +623,7 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
                 mirror = (labels[idx] < 12) | (labels[idx] == len(dice.READINGS) - 1)
                 mirror &= rng.random(len(idx)) < 0.5
                 xb[mirror] = xb[mirror].transpose(0, 2, 1, 3)
-                x = _colour_jitter(torch.from_numpy(checkers.to_input(np.ascontiguousarray(xb))).to(on), rng)
+                x = _colour_jitter(torch.from_numpy(checkers.to_input(_degrade(xb, rng))).to(on), rng)
                 lr_ += run.step("reader", F.cross_entropy(reader(x), torch.from_numpy(labels[idx]).to(on),
                                                           label_smoothing=0.02))
             if k % 10 == 0:

@@ -2053,14 +2053,15 @@ def test_a_roll_read_at_one_look_is_not_ruled_out_by_a_surer_misreading(tmp_path
     assert (note["dice"], note["foul_if_read"]) == ([6, 2], True) and note["probability"] > 0.5
 
 
-@pytest.mark.parametrize("fours, told", [(0.6, True), (0.95, False)])
+@pytest.mark.parametrize("fours, told", [(0.55, True), (0.95, False)])
 def test_a_roll_the_board_tells_no_apart_from_another_is_a_doubt_when_the_dice_were_barely_seen(tmp_path, fours,
                                                                                                   told):
     """Dark's dice are read 4 or 3 and 1 or 2, and dark plays 13/8: a 4-1's play and a 3-2's
-    alike (13/9/8, 13/10/8). Read 0.6 a face, only glimpsed, the turn is read off the board and
-    recorded with the roll the glimpse makes likelier, 4-1; the 3-2 given 29% of their chance,
-    the official is told that turn's roll is a guess (and may amend it). Read 0.95 a face, the
-    dice choose: no doubt."""
+    alike (13/9/8, 13/10/8). Read 0.55 a face, only glimpsed, the turn is read off the board and
+    recorded with the roll the glimpse makes likelier by a hair, 4-1; the 3-2 as likely by the
+    faces (a face read 0.3-0.6 on a die read unsurely is the top face 45% of the time,
+    :data:`vision.dice.FACE_CALIBRATION`), the official is told that turn's roll is a guess (and
+    may amend it). Read 0.95 a face, the dice choose: no doubt."""
     def read(obs):
         obs.dice[0]["faces"] = honest(np.array([0.0, 0.0, 1 - fours, fours, 0.0, 0.0]))
         obs.dice[1]["faces"] = honest(np.array([fours, 1 - fours, 0.0, 0.0, 0.0, 0.0]))
@@ -2073,7 +2074,7 @@ def test_a_roll_the_board_tells_no_apart_from_another_is_a_doubt_when_the_dice_w
     for event in events:
         doubts.hear(event)
     assert [(d["what"], d["foul_if_read"], d["turn"]) for d in doubts.told] == ([(
-        "the throw was glimpsed; the board fits 3-2 as well as the 4-1 recorded (71% likely)", False, 1)]
+        "the throw was glimpsed; the board fits 3-2 as well as the 4-1 recorded (50% likely)", False, 1)]
         if told else [])
 
 
@@ -2240,6 +2241,36 @@ def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path)
         look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
         look(light_opened, (6, 5), "left"), faint, look(half_played, (6, 5), "left"),
         look(dark_played, (6, 5), "left"), look(dark_played), look(dark_played, (4, 2))])
+    assert all(r.accepted for r in referee.rulings), [r.reason for r in referee.rulings if not r.accepted]
+    assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([6, 5], "24/13")
+
+
+def test_dice_found_under_the_bar_for_a_die_where_they_lay_are_not_taken_for_picked_up(tmp_path):
+    """Vid 7116 (854x480, dice 18 px): dark's 2-1, read unsurely and so held, was played 14/13, then
+    24/22. At the settle between, neither die scored enough to be read (0.10 and 0.06, under
+    :data:`vision.dice.PRESENT`): the throw was taken for picked up with half its play made, the
+    half recorded, and the rest called a foul (``no_such_play``), a false call. Finds the reader
+    takes for a die, however faint (``faint_dice``), where the dice lay keep the throw on view:
+    here dark's 6-5 played 24/18, then 18/13, is recorded once the dice are picked up, no call."""
+    rng = np.random.default_rng(29)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    half_played = light_opened.swapped().apply("24/18").swapped()
+    dark_played = light_opened.swapped().apply("24/13").swapped()
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+
+    def unsure(obs):  # each die read at 0.6: the throw is held till its play tells the roll
+        for d, face in zip(obs.dice, (6, 5)):
+            d["faces"] = honest(np.where(np.arange(1, 7) == face, 0.6, 0.08))
+        return obs
+
+    thrown = [unsure(look(light_opened, (6, 5), "left")), unsure(look(half_played, (6, 5), "left"))]
+    faint = look(half_played)
+    faint.faint_dice = [d["uv"] for d in thrown[0].dice]
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        thrown[0], faint, thrown[1], unsure(look(dark_played, (6, 5), "left")), look(dark_played),
+        look(dark_played, (4, 2))])
     assert all(r.accepted for r in referee.rulings), [r.reason for r in referee.rulings if not r.accepted]
     assert [(e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == ([6, 5], "24/13")
 
