@@ -2222,18 +2222,24 @@ def test_a_four_read_surely_as_a_six_is_no_call_on_a_play_of_the_four(tmp_path, 
     assert plays[2:] == [(1, [4, 2], "13/11 13/9"), (2, [3, 1], "13/10 6/5")]
 
 
+def _dark_plays_six_five_in_two(seed: int) -> tuple:
+    """A look maker, and the boards of a game where light opens 3-1 (8/5 6/5) and dark plays a 6-5
+    24/18, then 18/13: the start, light's opening, dark's half-made play, dark's play."""
+    rng = np.random.default_rng(seed)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    boards = (start, light_opened, light_opened.swapped().apply("24/18").swapped(),
+              light_opened.swapped().apply("24/13").swapped())
+    return (lambda position, dice=(), half="right": _look(position, rng, dice, half)), boards
+
+
 def test_dice_found_faintly_where_they_lay_are_not_taken_for_picked_up(tmp_path):
     """Dark throws 6-5 and plays 24/18, then 18/13. At the settle between, the dice are found
     faintly (one die, weakly, a little off where it lay: too faint to read a throw from, vid
     7505 out of focus): the throw is still on view, not picked up with half its play made (a
     false too-few-dice call), and the same dice seen again are not the other player's throw in
     the wrong half (a false re-roll call). 24/13 is recorded once they are picked up."""
-    rng = np.random.default_rng(27)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    half_played = light_opened.swapped().apply("24/18").swapped()
-    dark_played = light_opened.swapped().apply("24/13").swapped()
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    look, (start, light_opened, half_played, dark_played) = _dark_plays_six_five_in_two(27)
     faint = look(half_played, (6, 5), "left")
     faint.dice = [{**faint.dice[0], "faces": honest(np.array([0.1, 0.1, 0.1, 0.1, 0.3, 0.3])), "score": 0.15,
                    "uv": [faint.dice[0]["uv"][0] + 0.03, 0.5]}]
@@ -2252,12 +2258,7 @@ def test_dice_found_under_the_bar_for_a_die_where_they_lay_are_not_taken_for_pic
     half recorded, and the rest called a foul (``no_such_play``), a false call. Finds the reader
     takes for a die, however faint (``faint_dice``), where the dice lay keep the throw on view:
     here dark's 6-5 played 24/18, then 18/13, is recorded once the dice are picked up, no call."""
-    rng = np.random.default_rng(29)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    half_played = light_opened.swapped().apply("24/18").swapped()
-    dark_played = light_opened.swapped().apply("24/13").swapped()
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    look, (start, light_opened, half_played, dark_played) = _dark_plays_six_five_in_two(29)
 
     def unsure(obs):  # each die read at 0.6: the throw is held till its play tells the roll
         for d, face in zip(obs.dice, (6, 5)):
