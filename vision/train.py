@@ -558,11 +558,9 @@ def _degrade(xb: np.ndarray, rng) -> np.ndarray:
 
 
 def _colour_jitter(x, rng):
-    """Light (another gamma on half, :func:`_gamma`), per-channel colour and sensor noise on a
-    float batch (N, 3, h, w) in 0..1."""
+    """Light, per-channel colour and sensor noise on a float batch (N, 3, h, w) in 0..1."""
     import torch
 
-    x = _gamma(x, rng)
     n = x.shape[0]
     gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32)).to(x.device)
     chan = torch.from_numpy(rng.uniform(0.88, 1.12, (n, 3, 1, 1)).astype(np.float32)).to(x.device)
@@ -623,7 +621,10 @@ def train_dice(directories: list[Path], out: Path, epochs: int = 4, threads: int
                 mirror = (labels[idx] < 12) | (labels[idx] == len(dice.READINGS) - 1)
                 mirror &= rng.random(len(idx)) < 0.5
                 xb[mirror] = xb[mirror].transpose(0, 2, 1, 3)
-                x = _colour_jitter(torch.from_numpy(checkers.to_input(_degrade(xb, rng))).to(on), rng)
+                # a camera's losses and another light on the reader's crops (models/dice.md, the
+                # fifty-ninth stop; the shipped finder was trained without them)
+                x = torch.from_numpy(checkers.to_input(_degrade(xb, rng))).to(on)
+                x = _colour_jitter(_gamma(x, rng), rng)
                 lr_ += run.step("reader", F.cross_entropy(reader(x), torch.from_numpy(labels[idx]).to(on),
                                                           label_smoothing=0.02))
             if k % 10 == 0:
