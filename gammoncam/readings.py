@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.position import Position
+from vision.dice import SURE_DIE
 from vision.observation import CUBE_LOCATIONS, CUBE_VALUES, Observation
 
 ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))  # larger die first
@@ -154,6 +155,32 @@ class DiceReading:
         if not self.places or not other.places:
             return self == other
         return any(np.hypot(*(np.asarray(a) - b)) <= SAME_PLACE for a in self.places for b in other.places)
+
+    def lying_still_in(self, other: "DiceReading") -> bool:
+        """Whether ``other``, a look after a settle that saw these dice gone, still sees them
+        (an unfound throw found again): :meth:`same_throw`, unless one die alone lies where one
+        of these lay and both looks read it surely as different faces (twins aside,
+        :data:`TWIN_FACES`). A throw made again may put a die where one lay before (vid 7304:
+        light's 2-2 with a die cocked was picked up and the 4-3 thrown again put its 3 a quarter
+        of a die from where the 2 had lain, each read 0.997; the re-roll went uncalled).
+
+        >>> two = DiceReading((2, 2), "right", False, ((0.9, 0.15), (0.65, 0.1)), (np.eye(6)[1], np.eye(6)[1]))
+        >>> three = DiceReading((4, 3), "right", True, ((0.9, 0.14), (0.8, 0.55)), (np.eye(6)[2], np.eye(6)[3]))
+        >>> two.same_throw(three), two.lying_still_in(three)
+        (True, False)
+        """
+        if not self.same_throw(other):
+            return False
+        if len(self.places) != len(self.faces) or len(other.places) != len(other.faces):
+            return True
+        unmoved = [(f, g) for a, f in zip(self.places, self.faces) for b, g in zip(other.places, other.faces)
+                   if np.hypot(*(np.asarray(a) - b)) <= SAME_PLACE]
+
+        def told_apart(f, g) -> bool:
+            a, b = int(np.argmax(f)) + 1, int(np.argmax(g)) + 1
+            return min(f.max(), g.max()) >= SURE_DIE and a != b and TWIN_FACES.get(a) != b
+
+        return len(unmoved) > 1 or not told_apart(*unmoved[0])
 
     def found_faintly(self, obs: Observation) -> bool:
         """Whether ``obs`` found, too faintly to act on (:func:`read_dice` keeps none), a die

@@ -1193,7 +1193,8 @@ class Tracker:
         alone, the other unfound, never surely counts), then seen gone with nothing surely
         played: the players took it as not counting (a cocked die, RULES 2.3), so the referee
         reports the re-roll (vids 5013, 7106, 7203: a cocked die read unsurely; 7101, 7202, 7305:
-        a cocked die unfound). Nothing played is judged on the boards seen with the dice gone
+        a cocked die unfound), though a die of the throw made again lie where one lay (vid 7304:
+        :meth:`DiceReading.lying_still_in`). Nothing played is judged on the boards seen with the dice gone
         (new dice can hide a checker: vid 7305). The thrower is told by the dice's half, so in long nardy, where
         either half counts, only dice in the player's own right-hand half are taken as theirs;
         two dice lying across both halves, a throw that does not count and no other player's,
@@ -1206,7 +1207,7 @@ class Tracker:
         last, self.left_unplayed = self.left_unplayed, None
         across = (last is not None and last.thrower is None and len(last.faces) == 2
                   and sorted(last.values) != sorted(self.state.dice or ()))
-        if (last is None or last.counts > RETHROWN or last.same_throw(dice) or dice.thrower is None
+        if (last is None or last.counts > RETHROWN or last.lying_still_in(dice) or dice.thrower is None
                 or (last.thrower != dice.thrower and not across) or self.held is not None or self.unseen is not None
                 or self.state.phase not in ("turn", "played") or self.joined or not self.in_sync):
             return

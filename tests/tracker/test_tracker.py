@@ -1337,6 +1337,30 @@ def test_a_throw_glimpsed_as_perhaps_cocked_and_thrown_again_is_a_reroll(tmp_pat
         assert referee.state.dice == (6, 4) and referee.state.on_roll == 1
 
 
+@pytest.mark.parametrize("landed, rerolls", [("the 6 where the 5 lay", 1), ("the 5 where it lay", 0)])
+def test_a_throw_made_again_with_a_die_where_one_lay_is_a_reroll(tmp_path, landed, rerolls):
+    """RULES 2.3: dark's 5 lies flat and the other die leans (read 0.3 flat); both are seen
+    gone, and dark's throw again puts a die a quarter of a die from where the 5 lay (vid 7304:
+    a 3 where light's 2 had lain, the re-roll uncalled). Read surely as 6 there, it is another
+    die: the re-roll is called. Read 5 there, it may be the 5 lying still, unfound at one settle,
+    and the leaning die now read flat: one throw, no call."""
+    rng = np.random.default_rng(15)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    leaning = look(light_opened, (5, 2), "left")
+    leaning.dice[0]["uv"], leaning.dice[1]["uv"] = [0.1, 0.3], [0.3, 0.6]
+    leaning.dice[1].update(faces=honest(np.array([0.05, 0.45, 0.0, 0.5, 0.0, 0.0])), flat=0.3)
+    leaning.throw_valid = 0.3
+    again = look(light_opened, (6, 4) if rerolls else (5, 4), "left")
+    again.dice[0]["uv"], again.dice[1]["uv"] = [0.105, 0.315], [0.25, 0.45]
+    events, referee = _tracked(tmp_path, [look(start), look(start, (3, 1)), look(light_opened, (3, 1)),
+                                          look(light_opened), leaning, look(light_opened), again])
+    called = [e for e in events if e["type"] == "throw" and not e["accepted"]]
+    assert [(e["player"], e["kind"]) for e in called] == [(2, "reroll")] * rerolls
+    assert referee.state.dice == ((6, 4) if rerolls else (5, 4)) and referee.state.on_roll == 1
+
+
 @pytest.mark.parametrize("variant", ["backgammon", "long"])
 def test_a_throw_across_both_halves_picked_up_and_thrown_again_is_a_reroll(tmp_path, variant):
     """RULES 2.3: after light's turn, dice come to rest across both halves (a throw that counts in
