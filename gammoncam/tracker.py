@@ -85,7 +85,7 @@ HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its
 ROLL_TOLD = 0.9
 # A throw glimpsed that counts with at most this probability (a die read less than flat: on 1,000
 # renders, 5% of flat dice were read under 0.92 flat, 72% of cocked ones under 0.9), picked up
-# unplayed and followed by its thrower's next throw, did not count (:meth:`Tracker._rethrown`).
+# unplayed and followed by its thrower's next throw, did not count (:meth:`Tracker._thrown_again`).
 RETHROWN = 0.9
 # A glimpse of the player due's throw, gone with the board unchanged, is a dance (no play
 # possible, RULES 3) when the rolls that leave that player no play are at least this likely from
@@ -273,7 +273,7 @@ class Tracker:
     turn_path: list = field(default_factory=list)
     # The latest look at a throw not recorded (a glimpse, or a die seen alone), and that look
     # once a settled board showed the dice gone: if its thrower throws again with nothing
-    # played, that throw did not count (:meth:`_rethrown`).
+    # played, that throw did not count (:meth:`_thrown_again`).
     last_look: DiceReading | None = None
     left_unplayed: DiceReading | None = None
     # The throw last seen picked up (read, or glimpsed while its turn was played, then a settled
@@ -446,6 +446,11 @@ class Tracker:
                 # turn's, not theirs made again (vid 9933: light's dance glimpsed, dark's throw
                 # glimpsed and its play read off the board, light's next throw called a re-roll)
                 self.left_unplayed = None
+            if self.pending is None and self._thrown_again(dice):
+                # the throw made again read too unsurely to record: the re-roll is told all the
+                # same (vid 7202: dark's throw seen as one die, the other cocked and unfound,
+                # picked up; the 4-3 thrown again, on dice red on red, only ever glimpsed)
+                self._rethrown(dice)
             self._glimpse(dice, logp)
             self._first_look(dice, logp)
             self.last_look, self.picked_up = dice, None
@@ -1187,31 +1192,38 @@ class Tracker:
                   "player's in the wrong half", dice=list(dice.values), player=thrower + 1)
         return True
 
-    def _rethrown(self, dice: DiceReading) -> None:
-        """The player due throws again; their last throw was seen only in part (faces too unsure
-        to record, or one die alone) and read as perhaps not counting (:data:`RETHROWN`; a die
-        alone, the other unfound, never surely counts), then seen gone with nothing surely
-        played: the players took it as not counting (a cocked die, RULES 2.3), so the referee
-        reports the re-roll (vids 5013, 7106, 7203: a cocked die read unsurely; 7101, 7202, 7305:
-        a cocked die unfound), though a die of the throw made again lie where one lay (vid 7304:
-        :meth:`DiceReading.lying_still_in`). Nothing played is judged on the boards seen with the dice gone
-        (new dice can hide a checker: vid 7305). The thrower is told by the dice's half, so in long nardy, where
-        either half counts, only dice in the player's own right-hand half are taken as theirs;
-        two dice lying across both halves, a throw that does not count and no other player's,
-        are the player due's too where they show another roll than the last throw recorded (so
-        not that throw's dice on their way off the board; vid 9803, long nardy: light's 2-1
-        across the halves, glimpsed, then 6-2 thrown again, no re-roll called before).
-        Nothing is called while the record and the board disagree (``in_sync``): the boards then
-        cannot tell that nothing was played (vid 9205 joined at 40%: a 9 px die read alone as a
-        1, the same throw then read 3-2, called a re-roll just after a play recorded unclear)."""
-        last, self.left_unplayed = self.left_unplayed, None
+    def _thrown_again(self, dice: DiceReading) -> bool:
+        """Whether ``dice`` are the player due's throw made again: their last throw was seen only
+        in part (faces too unsure to record, or one die alone) and read as perhaps not counting
+        (:data:`RETHROWN`; a die alone, the other unfound, never surely counts), then seen gone
+        with nothing surely played, so the players took it as not counting (a cocked die, RULES
+        2.3; vids 5013, 7106, 7203: a cocked die read unsurely; 7101, 7202, 7305: a cocked die
+        unfound), though a die of the throw made again lie where one lay (vid 7304:
+        :meth:`DiceReading.lying_still_in`). Nothing played is judged on the boards seen with the
+        dice gone (new dice can hide a checker: vid 7305). The thrower is told by the dice's
+        half, so in long nardy, where either half counts, only dice in the player's own
+        right-hand half are taken as theirs; two dice lying across both halves, a throw that does
+        not count and no other player's, are the player due's too where they show another roll
+        than the last throw recorded (so not that throw's dice on their way off the board; vid
+        9803, long nardy: light's 2-1 across the halves, glimpsed, then 6-2 thrown again, no
+        re-roll called before). Nothing is called while the record and the board disagree
+        (``in_sync``): the boards then cannot tell that nothing was played (vid 9205 joined at
+        40%: a 9 px die read alone as a 1, the same throw then read 3-2, called a re-roll just
+        after a play recorded unclear)."""
+        last = self.left_unplayed
         across = (last is not None and last.thrower is None and len(last.faces) == 2
                   and sorted(last.values) != sorted(self.state.dice or ()))
-        if (last is None or last.counts > RETHROWN or last.lying_still_in(dice) or dice.thrower is None
-                or (last.thrower != dice.thrower and not across) or self.held is not None or self.unseen is not None
-                or self.state.phase not in ("turn", "played") or self.joined or not self.in_sync):
-            return
-        if COLOUR[self._due()[0]] == dice.thrower:  # nothing played: judged while the dice were gone
+        return not (last is None or last.counts > RETHROWN or last.lying_still_in(dice) or dice.thrower is None
+                    or (last.thrower != dice.thrower and not across) or self.held is not None
+                    or self.unseen is not None or self.state.phase not in ("turn", "played") or self.joined
+                    or not self.in_sync or COLOUR[self._due()[0]] != dice.thrower)
+
+    def _rethrown(self, dice: DiceReading) -> None:
+        """The player due threw: the referee is told of the re-roll if these are their throw made
+        again (:meth:`_thrown_again`), and the throw left unplayed is done with."""
+        last, thrown_again = self.left_unplayed, self._thrown_again(dice)
+        self.left_unplayed = None
+        if thrown_again:
             # a die alone is logged as thrown twice (the referee's throw has two dice); the event
             # says what was seen
             roll = last.likely()[0] if len(last.faces) == 2 else last.values * 2
