@@ -101,9 +101,9 @@ class Decision:
     margin: float  # log-likelihood of the free reading minus that of the best legal position
     candidates: int
     best_legal: Position | None = None
-    # Legal only with all the mover's fifteen counted, none of them within the dice's reach of
-    # the edge (:func:`within_reach`): a tall stack read short (vid 9814: a long nardy head of 14
-    # read as 10) still has them. The board read freely is further from the play than for an
+    # Legal only with all the mover's fifteen counted, where no legal play of the dice bears one
+    # off (:func:`bears_off`): a tall stack read short (vid 9814: a long nardy head of 14 read as
+    # 10) still has them. The board read freely is further from the play than for an
     # opponent's checker hidden, so it shows no agreement of record and board.
     counted: bool = False
     # The board read freely differs from the play only where a tall stack of it is counted
@@ -171,8 +171,8 @@ def counted_margin(before: Position, mover: str, logp: np.ndarray, ll_legal: flo
     8707: a dark checker on the bar read as none at 0.97 through five of light's plays) makes the
     free reading, which may leave it out, beat every play; read with the checkers counted, the
     play is legal. A mover's checker hidden is not told from one taken off the board, unless no
-    checker of theirs lies within the dice's reach of the edge (:func:`within_reach`): then
-    ``borne_off`` is 0 (:func:`decode`). Only a play's legality is taken from it: what is called
+    legal play of the dice takes one off (:func:`bears_off`): then ``borne_off`` is 0
+    (:func:`decode`). Only a play's legality is taken from it: what is called
     illegal is measured, as before, against the free reading.
 
     >>> before = Position.start()
@@ -227,8 +227,9 @@ def counted_short(read: np.ndarray, classes: np.ndarray) -> bool:
 
 
 def within_reach(before: Position, dice: tuple) -> bool:
-    """Whether a checker of the mover's lies where ``dice`` could take it off the board: on a
-    point no further from the edge than the throw's pips (four times a double's die).
+    """Whether a checker of the mover's lies where ``dice`` could take it off the board, by a
+    foul too (:func:`bears_off` asks it of the legal plays): on a point no further from the edge
+    than the throw's pips (four times a double's die).
 
     >>> long = Position.start("long")  # light's fifteen on the head, its point 24
     >>> within_reach(long, (6, 5)), within_reach(long, (6, 6)), within_reach(Position.start(), (3, 1))
