@@ -101,9 +101,10 @@ class Decision:
     margin: float  # log-likelihood of the free reading minus that of the best legal position
     candidates: int
     best_legal: Position | None = None
-    # Legal only with all the mover's fifteen counted, where no legal play of the dice bears one
-    # off (:func:`bears_off`): a tall stack read short (vid 9814: a long nardy head of 14 read as
-    # 10) still has them. The board read freely is further from the play than for an
+    # Legal only with all the mover's fifteen counted, none of them within the dice's reach of
+    # the edge (:func:`within_reach`), or those the count puts back all in tall stacks beyond it
+    # (:func:`short_beyond_reach`): a tall stack read short (vid 9814: a long nardy head of 14
+    # read as 10) still has them. The board read freely is further from the play than for an
     # opponent's checker hidden, so it shows no agreement of record and board.
     counted: bool = False
     # The board read freely differs from the play only where a tall stack of it is counted
@@ -136,7 +137,10 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
     margin = ll_free - float(ll[k])
     if margin <= thresholds.legal or counted_margin(before, mover, logp, float(ll[k])) <= thresholds.legal:
         return Decision("legal", best, margin, len(boards), best, stacks_short=counted_short(free, classes[k]))
-    if not bears_off(before, boards) and counted_margin(before, mover, logp, float(ll[k]), 0) <= thresholds.legal:
+    mine, theirs = int(before.board[0:25].sum()), int(before.board[25:50].sum())
+    kept, ll_kept = counted_reading(logp, mover, range(mine, mine + 1), theirs)
+    if ll_kept - float(ll[k]) <= thresholds.legal and (not within_reach(before, dice)
+                                                      or short_beyond_reach(free, kept, mover, variant.name, dice)):
         return Decision("legal", best, margin, len(boards), best, counted=True,
                         stacks_short=counted_short(free, classes[k]))
     reading = reading_position(free, mover, variant)
@@ -171,8 +175,9 @@ def counted_margin(before: Position, mover: str, logp: np.ndarray, ll_legal: flo
     8707: a dark checker on the bar read as none at 0.97 through five of light's plays) makes the
     free reading, which may leave it out, beat every play; read with the checkers counted, the
     play is legal. A mover's checker hidden is not told from one taken off the board, unless no
-    legal play of the dice takes one off (:func:`bears_off`): then ``borne_off`` is 0
-    (:func:`decode`). Only a play's legality is taken from it: what is called
+    checker of theirs lies within the dice's reach of the edge (:func:`within_reach`), or the
+    count puts it back into a tall stack beyond that reach (:func:`short_beyond_reach`): then
+    ``borne_off`` is 0 (:func:`decode`). Only a play's legality is taken from it: what is called
     illegal is measured, as before, against the free reading.
 
     >>> before = Position.start()
@@ -219,40 +224,56 @@ def counted_short(read: np.ndarray, classes: np.ndarray) -> bool:
     (True, False)
     """
     differ = read != classes
-    colour_of = lambda c: (c - 1) // MAX_COUNT  # 0 light, 1 dark; for counts of 1 and more
-    count_of = lambda c: (c - 1) % MAX_COUNT + 1
     want, got = classes[differ], read[differ]
-    return bool(((want > 0) & (got > 0) & (colour_of(want) == colour_of(got))
-                 & (count_of(want) >= TALL) & (count_of(got) < count_of(want))).all())
+    return bool(((want > 0) & (got > 0) & (_colour_of(want) == _colour_of(got))
+                 & (_count_of(want) >= TALL) & (_count_of(got) < _count_of(want))).all())
+
+
+def _colour_of(classes):
+    return (classes - 1) // MAX_COUNT  # 0 light, 1 dark; for counts of 1 and more
+
+
+def _count_of(classes):
+    return (classes - 1) % MAX_COUNT + 1  # for counts of 1 and more
+
+
+def reach(dice: tuple) -> int:
+    """The most pips ``dice`` carry a checker: the throw's pips, four times a double's die."""
+    return min(24, 4 * dice[0] if dice[0] == dice[1] else dice[0] + dice[1])
 
 
 def within_reach(before: Position, dice: tuple) -> bool:
-    """Whether a checker of the mover's lies where ``dice`` could take it off the board, by a
-    foul too (:func:`bears_off` asks it of the legal plays): on a point no further from the edge
-    than the throw's pips (four times a double's die).
+    """Whether a checker of the mover's lies where ``dice`` could take it off the board: on a
+    point no further from the edge than the throw's pips (four times a double's die).
 
     >>> long = Position.start("long")  # light's fifteen on the head, its point 24
     >>> within_reach(long, (6, 5)), within_reach(long, (6, 6)), within_reach(Position.start(), (3, 1))
     (False, True, False)
     """
-    reach = min(24, 4 * dice[0] if dice[0] == dice[1] else dice[0] + dice[1])
-    return bool(before.board[0:reach].any())
+    return bool(before.board[0:reach(dice)].any())
 
 
-def bears_off(before: Position, boards: np.ndarray) -> bool:
-    """Whether a legal play (``boards``, :meth:`Position.play_boards`) takes a checker of the
-    mover's off. None does while a checker of theirs is outside the home board (RULES 3.6), so
-    a checker missing from the board read is hidden, not borne off, however near the edge some
-    of them lie (vid 7705, long nardy: dark's head of 8 read 7 at 2.8 nats with dark's other
-    seven at home; the play was recorded unclear, the record taken for out of step with the
-    board, and light's head-rule foul two turns later went uncalled).
+def short_beyond_reach(read: np.ndarray, counted: np.ndarray, mover: str, variant: str, dice: tuple) -> bool:
+    """Whether the mover's checkers that a reading with all of them counted (``counted``) puts
+    back into the one read freely (``read``) all go to stacks of at least :data:`TALL` on points
+    the dice cannot take a checker off from (further from the edge than the throw's pips): such
+    checkers were hidden in a tall stack, not taken off, by a legal play or a foul (vid 7705,
+    long nardy: dark's head of 8 read 7 at 2.8 nats, some of dark's checkers home; the play was
+    recorded unclear and light's head-rule foul two turns later went uncalled). A checker
+    missing nearer the edge, or from the bar, may have been taken off: not so.
 
-    >>> home = Position([2, 2, 2, 3, 3, 3] + [0] * 18, [2, 2, 2, 3, 3, 3] + [0] * 18)
-    >>> out = Position([2, 2, 2, 3, 3, 2] + [0] * 5 + [1] + [0] * 12, [2, 2, 2, 3, 3, 3] + [0] * 18)
-    >>> bears_off(home, home.play_boards(3, 1)), bears_off(out, out.play_boards(3, 1))
+    >>> light = lambda n: class_of("light", n) if n else 0
+    >>> read, counted = np.zeros(26, int), np.zeros(26, int)
+    >>> head = location_map("light", "long")[23]
+    >>> read[head], counted[head] = light(7), light(8)
+    >>> short_beyond_reach(read, counted, "light", "long", (4, 2)), short_beyond_reach(read, counted, "light", "long", (6, 6))
     (True, False)
     """
-    return bool((boards[:, :25].sum(axis=1) < before.board[:25].sum()).any())
+    colour = 0 if mover == "light" else 1
+    mine = lambda classes: np.where((classes > 0) & (_colour_of(classes) == colour), _count_of(classes), 0)
+    added = np.nonzero(mine(counted) > mine(read))[0]
+    beyond = set(location_map(mover, variant)[reach(dice):24].tolist())
+    return len(added) > 0 and all(int(loc) in beyond and mine(counted)[loc] >= TALL for loc in added)
 
 
 MOST_PIPS = 24  # a turn's most: four sixes
