@@ -151,7 +151,6 @@ def decode(before: Position, dice: tuple, mover: str, logp: np.ndarray,
         # Read with the checkers counted, as a legal play is (:func:`counted_margin`; the
         # mover's all kept where none is within the dice's reach of the edge), where that
         # reading differs from the free one by such stacks alone.
-        mine, theirs = int(before.board[0:25].sum()), int(before.board[25:50].sum())
         off = MOST_BORNE_OFF if within_reach(before, dice) else 0
         counted, ll_counted = counted_reading(logp, mover, range(max(0, mine - off), mine + 1), theirs)
         if counted_short(free, counted):

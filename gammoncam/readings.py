@@ -180,7 +180,7 @@ class DiceReading:
             a, b = int(np.argmax(f)) + 1, int(np.argmax(g)) + 1
             return min(f.max(), g.max()) >= SURE_DIE and a != b and TWIN_FACES.get(a) != b
 
-        return len(unmoved) > 1 or not told_apart(*unmoved[0])
+        return len(unmoved) != 1 or not told_apart(*unmoved[0])  # none: no places to tell by
 
     def found_faintly(self, obs: Observation) -> bool:
         """Whether ``obs`` found, too faintly to act on (:func:`read_dice` keeps none), a die
