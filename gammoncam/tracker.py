@@ -1044,6 +1044,7 @@ class Tracker:
                          why="picked up unplayed and thrown again: the throw did not count")
         if self.pending is not None:
             self._commit_pending("the opponent threw")
+        self._turn_missed_before(thrower, dice, logp)
         self._rethrown(dice)
         if self.state.phase == "moving":  # the dice changed while a play was open: the turn ended
             self._end_play(logp)
@@ -1114,11 +1115,7 @@ class Tracker:
             self._submit(event, **info)
             return
         if thrower is not None and self.state.phase in ("turn", "played") and thrower != self._due()[0]:
-            if not self._shows(self._due()[1], COLOUR[self._due()[0]], logp):
-                self._missed_turn(logp, dice)
-            elif self._missed_dance(dice):
-                pass
-            elif self.variant == "backgammon":
+            if self.variant == "backgammon":
                 # Nobody has played since the last play recorded, so the player due threw into
                 # the other's half: tournament dice lie in the thrower's right-hand half, so the
                 # throw does not count (RULES 2.3); it is not a missed turn.
@@ -1144,6 +1141,25 @@ class Tracker:
                       player=info["player"])
             return
         self._submit_throw(roll, dice)
+
+    def _turn_missed_before(self, thrower: int | None, dice: DiceReading, logp: np.ndarray) -> None:
+        """The other player than the one due threw (``thrower``): the turn of the player due went
+        unseen if the board moved from the position before it (:meth:`_missed_turn`), or was a
+        dance glimpsed (:meth:`_missed_dance`), and is recorded before the throw is judged, so
+        that a throw made again is told as the thrower's (vid 9814, long nardy: dark's 2-1 seen as
+        one die and picked up, light's 6-4 across the halves, picked up, and light's 4-1 thrown
+        again; dark's turn was read off the board only after the throw was judged, with dark still
+        due, and the re-roll went uncalled). A throw left unplayed by the thrower before a board
+        that moved since was played after all, as when the dice are seen gone
+        (:meth:`observe`), not thrown again."""
+        if thrower is None or self.state.phase not in ("turn", "played") or thrower == self._due()[0]:
+            return
+        if not self._shows(self._due()[1], COLOUR[self._due()[0]], logp):
+            self._missed_turn(logp, dice)
+        elif not self._missed_dance(dice):
+            return
+        if self.left_unplayed is not None and self.state.phase in ("turn", "played") and self._board_moved(logp):
+            self.picked_up, self.left_unplayed = self.left_unplayed, None
 
     def _still_rolling(self, seen: DiceReading, dice: DiceReading) -> bool:
         """Whether ``dice``, another throw than the dice ``seen`` at the last settle but one a
