@@ -1406,6 +1406,60 @@ def test_a_throw_across_both_halves_picked_up_and_thrown_again_is_a_reroll(tmp_p
         assert referee.state.dice == (6, 4) and referee.state.on_roll == 1
 
 
+@pytest.mark.parametrize("variant", ["backgammon", "long"])
+def test_a_throw_across_both_halves_after_a_turn_unseen_and_thrown_again_is_a_reroll(tmp_path, variant):
+    """RULES 2.3 as above, with dark's turn between unseen: dark's throw is seen as one die and
+    picked up, and dark's 24/21 is read only unsurely (3.5 nats from the board before it: not
+    surely moved, not surely the same). Light's dice then come to rest across both halves, a
+    die read unsurely, and are picked up, and light throws again in light's half: dark's turn is read off the board (a
+    2-1), and light's throw across the halves was light's throw that did not count, a re-roll
+    (vid 9814, long nardy: dark's turn was read only after light's throw was judged, with dark
+    still due, and the re-roll went uncalled). Dice across the halves showing dark's roll may be
+    dark's dice on their way off the board: nothing is called."""
+    from vision.observation import Observation
+
+    start = Position.start(variant)
+    light_played = start.apply("8/5 6/5" if variant == "backgammon" else "24/20")
+    dark_played = light_played.swapped().apply("24/21").swapped()
+
+    def unsure(dice=(), half="right"):
+        """Dark's 24/21 read at 0.85 a location, the board before it at 0.15."""
+        obs = _look(dark_played, rng, dice, half)
+        p = 0.85 * np.exp(_observation_of(dark_played, "light", rng)) + 0.15 * np.exp(
+            _observation_of(light_played, "light", rng))
+        mixed = Observation.from_locations(p / p.sum(axis=1, keepdims=True))
+        mixed.dice, mixed.throw_valid = obs.dice, obs.throw_valid
+        return mixed
+
+    def dark_die():
+        obs = _look(light_played, rng)
+        obs.dice = [{"faces": honest(np.eye(6)[1]), "flat": 1.0, "score": 0.7, "uv": [0.2, 0.4], "on_board": True,
+                     "half": "left"}]
+        obs.throw_valid = 0.0
+        return obs
+
+    def across(faces):
+        obs = unsure()
+        obs.dice = [{"faces": honest(np.array(f)), "flat": 1.0, "score": 0.9, "uv": [0.35 + 0.3 * k, 0.3],
+                     "on_board": True, "half": ("left", "right")[k]} for k, f in enumerate(faces)]
+        obs.throw_valid = 0.0
+        return obs
+
+    six_four = (np.eye(6)[5], [0.02, 0.15, 0.06, 0.38, 0.02, 0.37])
+    two_one = (np.eye(6)[1], [0.4, 0.15, 0.06, 0.02, 0.02, 0.35])
+    for faces, rerolls in ((six_four, 1), (two_one, 0)):
+        rng = np.random.default_rng(32)
+        name = tmp_path / str(rerolls)
+        name.mkdir()
+        events, referee = _tracked(name, [
+            _look(start, rng), _look(start, rng, (3, 1)), _look(light_played, rng, (3, 1)), _look(light_played, rng),
+            dark_die(), unsure(), across(faces), unsure(), unsure((5, 2))], variant=variant)
+        called = [(e["player"], e["kind"]) for e in events if not e.get("accepted", True)]
+        assert called == [(1, "reroll")] * rerolls, faces
+        assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == (2, [2, 1], "24/21")
+        assert referee.state.dice == (5, 2) and referee.state.on_roll == 0
+
+
 def test_a_double_with_the_doublers_dice_thrown_is_called(tmp_path):
     """RULES 5.2: dark throws 6-4, then turns the cube to 2 and lays it before light: a double
     after the throw, called as such (not taken for the start of light's turn, nor the unmoved
