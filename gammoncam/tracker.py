@@ -1277,10 +1277,11 @@ class Tracker:
                      player=None if thrower is None else thrower + 1, **info)
 
     def _roll_explaining(self, before: Position, mover: str, dice: DiceReading, logp: np.ndarray,
-                         rolls: tuple = ROLLS, path: tuple = ()) -> tuple:
+                         rolls: tuple = ROLLS, path: tuple = ()) -> tuple[tuple, tuple]:
         """Of ``rolls``, the one that with its likeliest legal play best explains the dice's
         faces and the board together (log-probability of the roll from the faces, less the
-        play's margin). Rolls the faces all but rule out (under :attr:`DiceReading.floor`, and
+        play's margin), and the rolls the board tells no better from it (the same play, or
+        another dance), which only the faces then chose between. Rolls the faces all but rule out (under :attr:`DiceReading.floor`, and
         kept possible by no look: :meth:`DiceReading.rolls_possible`) count only when some roll
         they allow explains the play too: then nothing can be called, and the board may well
         tell of two dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the
@@ -1296,7 +1297,7 @@ class Tracker:
         through the boards seen mid-turn (``path``) come first (:meth:`_through_path`): 13/4 is
         a 6-3's and a 5-4's, but 13/7 then 7/4 only a 6-3's, however likelier the faces make 5-4."""
         if len(dice.faces) != 2:
-            return dice.values
+            return dice.values, (dice.values,)
         chance = roll_probabilities(dice.faces)
         read = dice.rolls_possible()
         explained = [(float(np.log(max(chance[roll], 1e-300))) - decision.margin,
@@ -1308,15 +1309,15 @@ class Tracker:
             dances = [roll for roll in rolls if (chance[roll] >= dice.floor or roll in read)
                       and not before.plays(*roll)[0].steps]
             if dances and opponent_played(before, decode(before, likeliest, mover, logp, self.thresholds).position):
-                return max(dances, key=chance.get)
-            return likeliest
+                return max(dances, key=chance.get), tuple(dances)
+            return likeliest, (likeliest,)
         best = max(explained, key=lambda e: e[0])
         if best[3].kind != "legal":
-            return best[2]
+            return best[2], (best[2],)
         same = [e for e in explained if (e[1] or e is best) and e[3].kind == "legal"
                 and e[3].position == best[3].position]
         through = self._through_path(before, mover, [e[2] for e in same], best[3].position, path)
-        return max((e for e in same if e[2] in through), key=lambda e: e[0])[2]
+        return max((e for e in same if e[2] in through), key=lambda e: e[0])[2], tuple(through)
 
     def _resolve_held(self, logp: np.ndarray) -> None:
         """The turn of a throw held as unsure (or an opening held as first read after the board
@@ -1338,9 +1339,10 @@ class Tracker:
                 self._end_unseen("the first throw seen came turns after the opening: the game is joined at a throw")
                 self.bare_board = free_reading(logp)[0]
                 return
-            d1, d2 = self._roll_explaining(state.position, COLOUR[first], held, logp, OPENING_ROLLS, path)
+            (d1, d2), fits = self._roll_explaining(state.position, COLOUR[first], held, logp, OPENING_ROLLS, path)
             self._submit(OpeningThrow(d1, d2) if first == 0 else OpeningThrow(d2, d1), dice=[d1, d2],
                          player=first + 1, read=list(held.values), resolved="the roll that explains the play")
+            self._note_roll_guessed(first, (d1, d2), fits, held, "read unsurely")
             self._end_play(logp)
             return
         if state.phase not in ("turn", "played"):  # the game moved on (a drop, a new game)
@@ -1352,10 +1354,12 @@ class Tracker:
             self._submit_throw(held.likely()[0], replace(held, valid=False),
                                why="picked up unplayed: the throw did not count")
             return
-        best = self._roll_explaining(before, mover, held, logp, path=path)
+        best, fits = self._roll_explaining(before, mover, held, logp, path=path)
         likely, p = held.likely()
         self.held_read = (before, held.rolls_read())
         self._submit_throw(best, held, resolved="the roll that explains the play")
+        if best == likely:  # else the note below tells of the likelier roll
+            self._note_roll_guessed(COLOUR.index(mover), best, fits, held, "read unsurely")
         # No call, but the official is told (vid 5303: a 6-1 read, a 6-2 played), once the throw is
         # recorded: the doubt names its turn.
         likelier = None if best == likely else decode(before, likely, mover, logp, self.thresholds).kind
@@ -1857,11 +1861,14 @@ class Tracker:
         self._play(read.decision, read.side, read.roll, inferred="the throw was not seen")
         self._note_roll_guessed(read.side, read.roll, read.rolls, read.glimpse)
 
-    def _note_roll_guessed(self, side: int, roll: tuple, rolls, glimpse: DiceReading | None) -> None:
-        """Tell the official of a turn whose throw went unseen and whose roll the record had to
-        guess: its play (or dance) is as much any of ``rolls``' (13/8 a 4-1's and a 3-2's), and no
-        glimpse of the dice made ``roll`` :data:`ROLL_TOLD` of their chance. The doubt names the
-        turn, whose roll an official may amend."""
+    def _note_roll_guessed(self, side: int, roll: tuple, rolls, glimpse: DiceReading | None,
+                           how: str | None = None) -> None:
+        """Tell the official of a turn whose throw went unseen, or was ``how`` (read unsurely,
+        held till its play), and whose roll the record had to guess: its play (or dance) is as
+        much any of ``rolls``' (13/8 a 4-1's and a 3-2's), and no look at the dice made ``roll``
+        :data:`ROLL_TOLD` of their chance (vid 9998: light's 6-2 dance, read 4-2 at 0.62 and held,
+        was recorded as a 4-2 with nothing told). The doubt names the turn, whose roll an official
+        may amend."""
         chance = roll_probabilities(glimpse.faces) if glimpse is not None and glimpse.faces else CHANCE
         share = chance[tuple(roll)] / max(sum(chance[tuple(r)] for r in rolls), 1e-300)
         if len(rolls) < 2 or share >= ROLL_TOLD:
@@ -1869,7 +1876,7 @@ class Tracker:
         others = sorted((tuple(r) for r in rolls if tuple(r) != tuple(roll)), key=lambda r: -chance[r])
         more = f" and {len(others) - 3} more" if len(others) > 3 else ""
         others = ", ".join(f"{a}-{b}" for a, b in others[:3]) + more
-        how = "glimpsed" if glimpse is not None else "not seen"
+        how = how or ("glimpsed" if glimpse is not None else "not seen")
         self.note("unclear", what=f"the throw was {how}; the board fits {others} as well as the "
                   f"{roll[0]}-{roll[1]} recorded ({share:.0%} likely)", player=side + 1,
                   **doubt_of_dice(roll, glimpse.faces if glimpse else (), glimpse.px if glimpse else float("inf"),

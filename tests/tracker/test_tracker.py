@@ -3962,6 +3962,38 @@ def test_a_dance_held_unsure_under_the_other_players_play(tmp_path, thrown, face
     assert referee.state.dice == (4, 3) and referee.state.on_roll == 1
 
 
+@pytest.mark.parametrize("other, told", [(5, True), (4, False)])
+def test_a_dance_held_unsure_whose_roll_the_board_cannot_tell_is_told(tmp_path, other, told):
+    """RULES 3.4: dark, on the bar before light's board with only the 4-point open, throws 6-2,
+    the 6 read at 0.62 (held till its play tells the roll), and picks it up with nothing
+    played. A 5-2 dances as well, so the board cannot tell it from the 6-2 recorded: the
+    official is told, naming the turn (vid 9998: light's 6-2 dance, read 4-2 at 0.62, was
+    recorded as a 4-2 with nothing told). Where the die's other face enters (a 4), the dance
+    tells the 6 and nothing is told."""
+    from engine.match import NewGame, OpeningThrow, Played, Throw
+
+    rng = np.random.default_rng(41)
+    four_open = Position([2, 2, 2, 0, 2, 3] + [0] * 6 + [4] + [0] * 11,
+                         [0, 0, 0, 0, 0, 5, 0, 4] + [0] * 4 + [5] + [0] * 11, opponent_bar=1)
+    setup = (NewGame(), OpeningThrow(3, 1), Played(Position.start().apply("8/5 6/5")), Throw(6, 4),
+             Played(four_open.swapped()), Throw(6, 5), Played(four_open))  # condoned: the board the test needs
+    held = _look(four_open, rng, (6, 2), "left")
+    six = np.full(6, 0.01)
+    six[[5, other - 1]] = 0.62, 0.34
+    held.dice[0]["faces"] = honest(six)
+    events, referee = _after_setup(tmp_path, setup, [
+        _look(four_open, rng), held, _look(four_open, rng), _look(four_open, rng, (3, 1))])
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"] == [(2, [6, 2], "")]
+    notes = [e for e in events if e["type"] == "unclear"]
+    assert [(n["player"], n["dice"], n["foul_if_read"]) for n in notes] == [(2, [6, 2], False)] * told
+    if told:
+        what = notes[0]["what"]  # the other rolls that dance, likeliest first
+        assert what.startswith("the throw was read unsurely; the board fits 5-2, ") and what.endswith(
+            "as well as the 6-2 recorded (63% likely)")
+    assert referee.state.dice == (3, 1) and referee.state.on_roll == 0
+
+
 def _home_but_three() -> Position:
     """Light with two checkers on each home point and three on the 13-point; dark spread out
     (none on the bar: a dance could hide a turn)."""
