@@ -72,8 +72,8 @@ from gammoncam.decoding import (MIXED_SURE, MOST_BORNE_OFF, Decision, Thresholds
                                 danced_between, decode, expected_classes, explained, free_reading, log_probs,
                                 may_bear_off, mixed_stack_play, mover_reached, opponent_played, passes_through,
                                 shared_point_play)
-from gammoncam.readings import (CHANCE, LEGIBLE_PX, MISREAD_FLOOR, OPENING_ROLLS, ROLLS, SAME_PLACE, DiceReading,
-                                cube_place, face_left, lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
+from gammoncam.readings import (CHANCE, LEGIBLE_PX, MISREAD_FLOOR, OPENING_ROLLS, ROLL_SEEN, ROLLS, SAME_PLACE,
+                                DiceReading, cube_place, face_left, lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
 from vision.dice import throw_valid
 from vision.orientation import location_map, pinned_reading, reading_position
 from vision.observation import Observation
@@ -195,6 +195,17 @@ def doubt_of_dice(read: tuple, faces: tuple, px: float, foul: bool) -> dict:
     if np.isfinite(px):
         info["px"] = round(px)
     return info
+
+
+def _rolls_named(rolls, chance: dict | None = None) -> str:
+    """``rolls`` as a doubt names them, the likeliest by ``chance`` first, three at most.
+
+    >>> _rolls_named([(2, 1), (5, 2), (4, 3), (6, 1)], {(2, 1): 0.1, (5, 2): 0.5, (4, 3): 0.2, (6, 1): 0.0})
+    '5-2, 4-3, 2-1 and 1 more'
+    """
+    rolls = sorted((tuple(r) for r in rolls), key=lambda r: -chance[r]) if chance else [tuple(r) for r in rolls]
+    more = f" and {len(rolls) - 3} more" if len(rolls) > 3 else ""
+    return ", ".join(f"{a}-{b}" for a, b in rolls[:3]) + more
 
 
 SET_UP_AGAIN = "the board was set up again before the game was seen to end"
@@ -1868,14 +1879,25 @@ class Tracker:
         much any of ``rolls``' (13/8 a 4-1's and a 3-2's), and no look at the dice made ``roll``
         :data:`ROLL_TOLD` of their chance (vid 9998: light's 6-2 dance, read 4-2 at 0.62 and held,
         was recorded as a 4-2 with nothing told). The doubt names the turn, whose roll an official
-        may amend."""
+        may amend. Where a glimpse saw none of ``rolls`` (:meth:`DiceReading.rolls_read`; a die
+        seen alone, any roll with its face), the official is told that the play may be a foul
+        (vid 9205, 854x480: light's 5/off 6/4 for a 5-1, the 1 glimpsed alone at 0.96-0.997, was
+        recorded as a 5-2 with nothing told)."""
         chance = roll_probabilities(glimpse.faces) if glimpse is not None and glimpse.faces else CHANCE
+        if how is None and glimpse is not None and glimpse.faces:
+            two = len(glimpse.faces) == 2
+            seen = glimpse.rolls_read() if two else {r for r, p in chance.items() if p >= ROLL_SEEN}
+            if not seen & {tuple(r) for r in rolls}:
+                read = glimpse.likely()[0] if two else glimpse.values
+                looked = f"read {_rolls_named([read])}" if two else f"a die read {read[0]}"
+                self.note("unclear", what=f"the throw was glimpsed ({looked}), and the board fits "
+                          f"{_rolls_named(rolls, chance)}: a die misread, or a foul", player=side + 1,
+                          **doubt_of_dice(read, glimpse.faces if two else (), glimpse.px, True))
+                return
         share = chance[tuple(roll)] / max(sum(chance[tuple(r)] for r in rolls), 1e-300)
         if len(rolls) < 2 or share >= ROLL_TOLD:
             return
-        others = sorted((tuple(r) for r in rolls if tuple(r) != tuple(roll)), key=lambda r: -chance[r])
-        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
-        others = ", ".join(f"{a}-{b}" for a, b in others[:3]) + more
+        others = _rolls_named([r for r in rolls if tuple(r) != tuple(roll)], chance)
         how = how or ("glimpsed" if glimpse is not None else "not seen")
         self.note("unclear", what=f"the throw was {how}; the board fits {others} as well as the "
                   f"{roll[0]}-{roll[1]} recorded ({share:.0%} likely)", player=side + 1,
