@@ -892,6 +892,33 @@ def test_one_die_glimpsed_tells_which_roll_made_an_unseen_play(tmp_path):
     assert not [e for e in events if e["type"] == "call"]
 
 
+@pytest.mark.parametrize("face, told", [(3, True), (1, False)])
+def test_one_die_glimpsed_that_no_roll_of_an_unseen_play_shows_is_told(tmp_path, face, told):
+    """Dark's throw is glimpsed as one die read surely, and dark's play, 13/7, is read off the
+    board: a 5-1's or a 4-2's. A die read 3 shows in neither: the glimpse misread, or the play
+    a foul, which is not called on a glimpse (one die alone may be a false find), but told the
+    official, naming the turn (vid 9205, 854x480: light's 5/off 6/4 for a 5-1, the 1 glimpsed
+    alone, was recorded as a 5-2 with nothing told). A die read 1 shows in the 5-1: nothing told."""
+    def one_die(look, board):
+        glimpse = look(board, (face, 2), "left")
+        glimpse.dice = glimpse.dice[:1]
+        glimpse.throw_valid = 0.0
+        return glimpse
+
+    events, referee = _tracked(tmp_path, _glimpsed_turn("13/7", one_die))
+    missed = next(e for e in events if e["type"] == "turn_missed")
+    assert missed["rolls"] == [[4, 2], [5, 1]] and missed["glimpse"] == [face]
+    assert [e["dice"] for e in events if e["type"] == "throw"] == [[4, 2] if told else [5, 1], [5, 2]]
+    assert not [e for e in events if e["type"] == "call"]
+    notes = [(e["player"], e["what"], e["foul_if_read"]) for e in events if e["type"] == "unclear"]
+    assert notes == [(2, "the throw was glimpsed (a die read 3), and the board fits 4-2, 5-1: a die misread, "
+                         "or a foul", True)] * told
+    doubts = Doubts(referee)  # as the watch keeps them: naming dark's turn, whose roll an official may amend
+    for event in events:
+        doubts.hear(event)
+    assert [(d["player"], d["turn"], d["dice"], d["foul_if_read"]) for d in doubts.told] == [(2, 1, [3], True)] * told
+
+
 def test_dice_read_unsurely_after_the_other_players_glimpsed_throw_are_the_next_throw(tmp_path):
     """Dark's 6-4 (24/18 13/9) is read unclear (a stack of light's misread under it) and stays
     open; light's 5-2 is only glimpsed in light's half and picked up; dark then throws 3-1 at
