@@ -443,6 +443,8 @@ class Tracker:
             return
         if (dice is not None and not dice.faces_sure and not self._thrown_after_the_other(dice, logp)
                 and not self._thrown_in_the_wrong_half(dice, logp)):
+            if self._joined_at_a_glimpse(dice, logp):
+                return
             seen = self.dice_seen
             if seen is not None and None not in (seen.thrower, dice.thrower) and seen.thrower != dice.thrower:
                 # the other player's dice, however unsurely read: the throw on view before was
@@ -908,6 +910,30 @@ class Tracker:
             # Crawford game (6.2): the permissive reading, and the record says it
             self.note("warning", text="a match game joined in progress with no score given: the score is taken "
                                       "as 0-0 (watch --score L,D says it)")
+        return True
+
+    def _joined_at_a_glimpse(self, dice: DiceReading, logp: np.ndarray) -> bool:
+        """With no game followed (the record lost the board, or watching began mid-game), join
+        the game on view at a throw read too unsurely to record, in a player's half and read as
+        counting (:meth:`_join` asks as much of the board as at a throw read surely): held, so that
+        its play tells the roll (:meth:`_resolve_held`). On a small board few throws are read
+        surely, and those often only once their play has begun (vid 7801, 640x360, dice 15 px:
+        the record was lost at turn 10 and the one throw read surely in the 110 s after it came
+        with two checkers moved; 28 turns went unrecorded)."""
+        state = self.state
+        lost = state.phase == "game_over" and state.result is None
+        if not (lost or (state.phase == "ready" and state.game == 0)) or dice.thrower is None or not dice.valid:
+            return False
+        thrower = COLOUR.index(dice.thrower)
+        roll, p = dice.likely()
+        if not self._join(logp, thrower, {"dice": list(roll), "player": thrower + 1}):
+            return False
+        self.held = dice
+        self.note("throw_unsure", dice=list(roll), probability=round(p, 3), surely_counts=dice.valid_sure,
+                  player=thrower + 1)
+        self.glimpses, self.turn_path = [], []
+        self.last_look = self.left_unplayed = self.picked_up = None
+        self.dice_seen, self.dice_seen_t = dice, self.t
         return True
 
     # -- throws ---------------------------------------------------------------------------

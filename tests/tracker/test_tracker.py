@@ -758,6 +758,28 @@ def test_a_game_in_progress_is_joined_only_at_dice_landing_on_the_board_last_see
     assert plays == [(2, [5, 2], "13/11 13/8", "legal"), (1, [6, 5], "10/4 9/4", "legal")]
 
 
+def test_a_game_in_progress_is_joined_at_a_throw_only_glimpsed(tmp_path):
+    """As above, dark's 5-2 read unsurely (each face at 0.54, as small dice are): the game is
+    joined at it all the same, dark on roll, and the throw held till its play tells the roll, so
+    dark's turn is in the record (vid 7801, 640x360: after the record lost the board, 28 turns
+    went unrecorded, the one throw read surely in 110 s coming after its play had begun). Before,
+    the game was joined only at light's 6-5, read surely, and dark's turn was not recorded."""
+    look, _, middle = _two_turns(3)
+    before = middle.apply("13/10 13/9")
+    dark = before.swapped().apply("13/8 13/11").swapped()
+    light = dark.apply("10/4 9/4")
+    events, referee = _tracked(tmp_path, [
+        look(middle), look(before, (4, 3)), look(before), _glimpsed(look(before), (5, 2), "left"),
+        _glimpsed(look(dark), (5, 2), "left"), look(dark), look(dark, (6, 5)), look(light),
+        look(light, (2, 1), "left")])
+    kinds = [e["type"] for e in events]
+    assert kinds[:3] == ["unclear", "game_start", "throw_unsure"] and "call" not in kinds
+    assert events[1]["player"] == 2 and GameStart.parse(events[1]["joined"]).position == before.swapped()
+    plays = [(e["player"], e["dice"], e["play"], e["decision"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, [5, 2], "13/11 13/8", "legal"), (1, [6, 5], "10/4 9/4", "legal")]
+    assert referee.state.dice == (2, 1) and referee.state.on_roll == 1
+
+
 def test_a_long_nardy_board_with_a_checker_misread_gone_is_not_joined(tmp_path):
     """Long nardy, watched from mid-game: light's checker on its 13 point read as no checker (vid
     7803, 854x480: a light checker on a light point under glare, read empty at 0.96). Light would
