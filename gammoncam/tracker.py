@@ -1905,12 +1905,13 @@ class Tracker:
         much any of ``rolls``' (13/8 a 4-1's and a 3-2's), and no look at the dice made ``roll``
         :data:`ROLL_TOLD` of their chance (vid 9998: light's 6-2 dance, read 4-2 at 0.62 and held,
         was recorded as a 4-2 with nothing told). The doubt names the turn, whose roll an official
-        may amend. Where a glimpse saw none of ``rolls`` (:meth:`DiceReading.rolls_read`; a die
-        seen alone, any roll with its face), the official is told that the play may be a foul
-        (vid 9205, 854x480: light's 5/off 6/4 for a 5-1, the 1 glimpsed alone at 0.96-0.997, was
-        recorded as a 5-2 with nothing told)."""
+        may amend. Where a glimpse in the player's half saw none of ``rolls``
+        (:meth:`DiceReading.rolls_read`; a die seen alone, any roll with its face), the official is
+        told that the play may be a foul (vid 9205, 854x480: light's 5/off 6/4 for a 5-1, the 1
+        glimpsed alone at 0.96-0.997, was recorded as a 5-2 with nothing told). Dice across both
+        halves may be the other player's throw that did not count (vid 9814): no such doubt."""
         chance = roll_probabilities(glimpse.faces) if glimpse is not None and glimpse.faces else CHANCE
-        if how is None and glimpse is not None and glimpse.faces:
+        if how is None and glimpse is not None and glimpse.faces and glimpse.thrower == COLOUR[side]:
             two = len(glimpse.faces) == 2
             seen = glimpse.rolls_read() if two else {r for r, p in chance.items() if p >= ROLL_SEEN}
             if not seen & {tuple(r) for r in rolls}:

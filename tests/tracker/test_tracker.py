@@ -1464,7 +1464,8 @@ def test_a_throw_across_both_halves_after_a_turn_unseen_and_thrown_again_is_a_re
     2-1), and light's throw across the halves was light's throw that did not count, a re-roll
     (vid 9814, long nardy: dark's turn was read only after light's throw was judged, with dark
     still due, and the re-roll went uncalled). Dice across the halves showing dark's roll may be
-    dark's dice on their way off the board: nothing is called."""
+    dark's dice on their way off the board: nothing is called. Neither is taken for a glimpse
+    of dark's throw that dark's play belies (a doubt told falsely on 9814)."""
     from vision.observation import Observation
 
     start = Position.start(variant)
@@ -1506,6 +1507,8 @@ def test_a_throw_across_both_halves_after_a_turn_unseen_and_thrown_again_is_a_re
         called = [(e["player"], e["kind"]) for e in events if not e.get("accepted", True)]
         assert called == [(1, "reroll")] * rerolls, faces
         assert [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"][-1] == (2, [2, 1], "24/21")
+        # the dice across the halves are no glimpse of dark's throw that its play would belie
+        assert not [e for e in events if e["type"] == "unclear" and e.get("foul_if_read")]
         assert referee.state.dice == (5, 2) and referee.state.on_roll == 0
 
 
