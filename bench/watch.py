@@ -139,9 +139,12 @@ def invalid_throws(frames_path: Path) -> list[tuple[float, int]]:
 def reroll_matches(call: tuple[float, int | None], throw: tuple[float, int]) -> bool:
     """Whether a re-roll call (its time, the player called, None when unknown) answers a throw
     that did not count (its time and thrower): the thrower's, at most REROLL_WITHIN seconds later
-    (a call on the other player, vid 9301, is a false call however close in time)."""
+    (a call on the other player, vid 9301, is a false call however close in time). A call at the
+    very frame is on time: both times are taken less the start of a video watched from part way,
+    which leaves them a rounding apart (vid 9998 joined at 40%: a call at the throw's own frame was
+    counted as matching no throw)."""
     (t, player), (at, thrower) = call, throw
-    return 0 <= t - at <= REROLL_WITHIN and player in (None, thrower)
+    return -1e-6 <= t - at <= REROLL_WITHIN and player in (None, thrower)
 
 
 def rewrite(video: Path, out: Path, frame: int, condition: str | None,
@@ -279,6 +282,11 @@ def main() -> int:
     wrong = [{**turn_wrong(i, a, b), "turn": numbers[i] if i < len(numbers) else None}
              for i, (a, b) in enumerate(zip(got, shown)) if a != b]
     first_wrong = next((i for i, (a, b) in enumerate(zip(got, shown)) if a != b), None)
+    # A turn recorded wrong that no doubt names is one an official would not know to look at again
+    # (the record's first game: its turns have numbers).
+    told = {(d.get("turn"), d.get("player")) for d in doubts if d.get("game") == 1}
+    untold = sum(got[w["k"]] is not None and w["turn"] is not None and (w["turn"], w["side"] + 1) not in told
+                 for w in wrong)
     # A call rejects an event (an illegal double is not recorded), which shifts the turns after
     # it: the source's turns found in the record in order tell how much of the game was seen.
     found = sum(block.size for block in SequenceMatcher(None, shown, got, autojunk=False).get_matching_blocks())
@@ -294,6 +302,7 @@ def main() -> int:
         "turns_found_in_order": found,
         "rejoined": sum(e["type"] == "game_end_unseen" and "lost the board" in e.get("inferred", "") for e in events),
         "first_wrong_turn": first_wrong, "record_equals_source": got == shown, "turns_wrong": wrong,
+        "turns_wrong_untold": untold,
         "join_at": args.join_at, "join_turn": join_turn,
         "joined_frame": next((e["frame"] + (args.join_at or 0) for e in events if e.get("joined")), None),
         "calls": [{k: e.get(k) for k in ("t", "kind", "reason", "player")} for e in events if e["type"] == "call"],

@@ -163,6 +163,7 @@ def line(seed: int, r: dict) -> str:
             f"re-rolls {r['rerolls_called']}/{r['rerolls_thrown']} (unmatched {r['reroll_calls_unmatched']})  "
             f"unclear {r['unclear']:>2}  doubts {len(r.get('doubts', [])):>2} "
             f"({sum(bool(d.get('foul_if_read')) for d in r.get('doubts', []))} could hide a foul)  "
+            f"turns wrong untold {r.get('turns_wrong_untold', '-')}  "
             f"latency {r['latency_ms_median']}/{r['latency_ms_max']} ms  "
             f"other calls: {calls or 'none'}")
 
