@@ -2126,6 +2126,13 @@ class Tracker:
             # between read off the board, and called a re-roll)
             self.left_unplayed = None
         self._submit(Played(decision.position), player=side + 1, dice=list(dice), **decision.to_json(), **info)
+        if decision.kind == "unclear":
+            # recorded on the benefit of the doubt: the official is told, naming the turn (vid 7801,
+            # 640x360: light's 10/4 4/1 for a 6-2, a foul, its dice read 4-1, was recorded as 6/1
+            # with nothing told, and the record lost the board)
+            self.note("unclear", what=f"the play was read {decision.margin:.0f} nats from any legal play of "
+                      f"{dice[0]}-{dice[1]}: the likeliest is recorded", player=side + 1,
+                      **doubt_of_dice(dice, (), float("inf"), True))
         if decision.position.shared_points() and turn_over:
             self._end_unseen(SHARED_POINT_STANDS)
 

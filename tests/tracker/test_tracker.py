@@ -6,6 +6,7 @@ The clip (tests/tracker/data) is the first four turns of bglab match10013413 gam
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -571,6 +572,45 @@ def test_a_call_resting_on_part_of_the_board_waits_for_a_clearly_legal_play():
             logp[five, 1], logp[five, 0] = np.log(0.6), np.log(0.3)  # light 1 (as played), or empty
         assert tracker._decode(Pending(start, (3, 1), "light", logp), logp).kind == "illegal"
         assert tracker.in_sync is not unsure
+
+
+@pytest.mark.parametrize("played, told", [("8/5 6/4", True), ("8/5 6/5", False)])
+def test_a_play_recorded_on_the_benefit_of_the_doubt_is_told(tmp_path, played, told):
+    """Light's opening 3-1 played 8/5 6/4, the 5- and 4-points read unsurely (0.7, the legal
+    play's counts at 0.3): a few nats from the likeliest legal play, 8/5 6/5, too unsure to call.
+    Dark throws, so the turn is over and the likeliest legal play is recorded on the benefit of
+    the doubt: the official is told, naming light's turn (vid 7801, 640x360: light's 10/4 4/1
+    for a 6-2, a foul, was recorded as the 4-1 read's 6/1 with nothing told). The legal play read
+    so is recorded with nothing told."""
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(6)
+    start, board = Position.start(), Position.start().apply(played)
+    four, five = location_map("light", "backgammon")[3], location_map("light", "backgammon")[4]
+
+    def unsure(dice=(), half="right"):
+        obs = _look(board, rng, dice, half)
+        if not told:
+            return obs
+        logp = _observation_of(board, "light", rng, noise=0.01)
+        for location, (read, legal) in ((four, (1, 0)), (five, (1, 2))):
+            logp[location] = np.log(1e-4)
+            logp[location, read], logp[location, legal] = np.log(0.7), np.log(0.3)
+        mixed = Observation.from_locations(np.exp(logp))
+        mixed.dice, mixed.throw_valid = obs.dice, obs.throw_valid
+        return mixed
+
+    events, referee = _tracked(tmp_path, [_look(start, rng), _look(start, rng, (3, 1)), unsure((3, 1)), unsure(),
+                                          unsure((6, 4), "left")])
+    assert not [e for e in events if not e.get("accepted", True)]
+    assert [(e["player"], e["play"], e["decision"]) for e in events if e["type"] == "play"] == [
+        (1, "8/5 6/5", "unclear" if told else "legal")]
+    doubts = Doubts(referee)
+    for event in events:
+        doubts.hear(event)
+    assert [(d["player"], d["turn"], d["foul_if_read"]) for d in doubts.told] == [(1, 1, True)] * told
+    assert all(re.fullmatch(r"the play was read \d nats from any legal play of 3-1: the likeliest is recorded",
+                            d["what"]) for d in doubts.told)
 
 
 def _with_cube(obs, value, location):
