@@ -27,14 +27,18 @@ settle gate, :mod:`vision.motion`, decides which) and turns what changed into re
   taker: a beaver.
 - *the starting position* after a game ended: a new game.
 - *a throw in a game in progress* while no game is followed (a camera that joined mid-game): the
-  game is joined there (:meth:`Tracker._join`): its position as read, the thrower on roll, the
-  cube as it lies; nothing is called until a play read as clearly legal shows record and board agree.
+  game is joined there (:meth:`Tracker._join`), at a throw only glimpsed too, held till its play:
+  its position as read, the thrower on roll, the cube as it lies; nothing is called until a play
+  read as clearly legal shows record and board agree.
 
 Player 1 plays light (the bottom of the board, :mod:`vision.layout`), player 2 dark. Plays are
 read off the board guided by the rules (:mod:`gammoncam.decoding`); throws and the cube from what
 the dice and cube readers make of them (:mod:`gammoncam.readings`). A play read as neither clearly
 legal nor surely illegal is *unclear*: the tracker waits for more frames, up to the opponent's
-next action, when it gives the benefit of the doubt to the likeliest legal play.
+next action, when it gives the benefit of the doubt to the likeliest legal play. What the record
+may have wrong is told the official as a doubt (a note with a ``what``, :class:`gammoncam.watch.Doubts`):
+such a play, a roll the board leaves open that no look at the dice read surely, a play that fits
+other dice than those read or glimpsed.
 
 The camera is not trusted further than it has earned:
 
@@ -73,7 +77,8 @@ from gammoncam.decoding import (MIXED_SURE, MOST_BORNE_OFF, Decision, Thresholds
                                 may_bear_off, mixed_stack_play, mover_reached, opponent_played, passes_through,
                                 shared_point_play)
 from gammoncam.readings import (CHANCE, LEGIBLE_PX, MISREAD_FLOOR, OPENING_ROLLS, ROLL_SEEN, ROLLS, SAME_PLACE,
-                                DiceReading, cube_place, face_left, lone_die, misread_roll, read_cube, read_dice, roll_probabilities)
+                                DiceReading, cube_place, face_left, lone_die, misread_roll, read_cube, read_dice,
+                                roll_probabilities)
 from vision.dice import throw_valid
 from vision.orientation import location_map, pinned_reading, reading_position
 from vision.observation import Observation
@@ -1318,8 +1323,9 @@ class Tracker:
         """Of ``rolls``, the one that with its likeliest legal play best explains the dice's
         faces and the board together (log-probability of the roll from the faces, less the
         play's margin), and the rolls the board tells no better from it (the same play, or
-        another dance), which only the faces then chose between. Rolls the faces all but rule out (under :attr:`DiceReading.floor`, and
-        kept possible by no look: :meth:`DiceReading.rolls_possible`) count only when some roll
+        another dance), between which only the faces choose. Rolls the faces all but rule out
+        (under :attr:`DiceReading.floor`, and kept possible by no look:
+        :meth:`DiceReading.rolls_possible`) count only when some roll
         they allow explains the play too: then nothing can be called, and the board may well
         tell of two dice misread alike (vid 7312: a 3-3 read 1-1, its play 4 nats from the
         reading, a 3-1's 20). When the play is illegal under every roll the faces allow, the
