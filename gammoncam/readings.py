@@ -46,6 +46,9 @@ DIE_SIDE = 3 * SAME_PLACE  # field widths
 # die's least face (vid 7704 out of focus: a 2 read 1 at 0.977, the 2 at 0.017 and 0.031; the 5-2
 # played was called as a 5-1's while this floor was 0.02).
 ROLL_SEEN = 0.01
+# Each face of a die whose reading no later look bore out (:meth:`DiceReading.one_gone`) is
+# taken as at least this likely: its roll's others stay possible for a call, as a die's read unsurely.
+UNBORNE_FACE = 0.05
 # Faces one picture can show: a 4 and a 6 differ only by the middle pair of pips, which blur and
 # compression merge with the others into the same two bars along the die's sides, and the reader
 # takes either for the other surely (vid 9934, dice of the field's own blue read from 50 px:
@@ -194,6 +197,35 @@ class DiceReading:
         found at 0.10 and 0.06 at one settle mid-play)."""
         finds = [d["uv"] for d in obs.dice if "uv" in d] + list(obs.faint_dice)
         return any(np.hypot(*(np.asarray(uv) - p)) <= DIE_SIDE for uv in finds for p in self.places)
+
+    def one_gone(self, lone: "DiceReading", obs: Observation) -> "DiceReading":
+        """These dice after a look (``obs``) that found one of them (``lone``) where it lay and
+        nothing, however faint, where the other lay: that die's reading is not borne out, and each
+        of its faces is taken as at least :data:`UNBORNE_FACE` likely. A die read as the board
+        settled may have been still rolling, its face yet to turn up, and come to rest where the
+        finder misses it (vid 10039 in a dim room: dark's 5-3, the 3 read 6 at 0.997 a frame
+        before it turned over and slid 5 px, then never found at rest beside a dark checker;
+        the 5-3 played was called as a 6-5's foul). An official's word stands.
+
+        >>> seen = DiceReading((6, 5), "left", True, ((0.1, 0.03), (0.4, 0.5)), (np.eye(6)[5], np.eye(6)[4]))
+        >>> lone = DiceReading((5,), "left", False, ((0.4, 0.5),), (np.eye(6)[4],))
+        >>> faces = seen.one_gone(lone, Observation({}, {}, dice=[{"uv": [0.4, 0.5]}])).faces
+        >>> faces[0].round(2).tolist(), faces[1].round(2).tolist()
+        ([0.05, 0.05, 0.05, 0.05, 0.05, 0.75], [0.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+        """
+        if self.given or len(self.places) != 2 or len(self.faces) != 2 or len(lone.places) != 1:
+            return self
+        here = [bool(np.hypot(*(np.asarray(p) - lone.places[0])) <= SAME_PLACE) for p in self.places]
+        if here.count(True) != 1:
+            return self
+        gone = here.index(False)
+        finds = [d["uv"] for d in obs.dice if "uv" in d] + list(obs.faint_dice)
+        if (any(np.hypot(*(np.asarray(uv) - self.places[gone])) <= DIE_SIDE for uv in finds)
+                or self.faces[gone].min() >= UNBORNE_FACE):  # a find there, or already so taken
+            return self
+        faces = list(self.faces)
+        faces[gone] = faces[gone] * (1 - 6 * UNBORNE_FACE) + UNBORNE_FACE
+        return replace(self, faces=tuple(faces))
 
     def _pairings(self, other: "DiceReading") -> tuple:
         """How far the dice lie from ``other``'s, paired in order and crosswise."""

@@ -229,7 +229,8 @@ class Tracker:
     thresholds: Thresholds = field(default_factory=Thresholds)
     dice_seen: DiceReading | None = None
     dice_seen_t: float = 0.0  # the time of the last settle that read them
-    thrown_on: np.ndarray | None = None  # the board the dice on view were thrown on (:meth:`_first_look`)
+    # the boards the last throws seen were thrown on, with their dice, newest last (:meth:`_first_look`)
+    thrown_on: list = field(default_factory=list)
     cube_seen: tuple | None = None
     pending: Pending | None = None
     # False once a play was recorded on the benefit of the doubt or the dice or the turn were in
@@ -438,6 +439,10 @@ class Tracker:
             lone = lone_die(obs)
             if lone is not None:
                 self.picked_up = None  # dice seen again
+                if self.dice_seen is not None:
+                    self.dice_seen = self.dice_seen.one_gone(lone, obs)
+                if self.held is not None:
+                    self.held = self.held.one_gone(lone, obs)
                 # one die found (two lying touching read as one, or one hidden): it still tells
                 # which of the rolls that make an unseen play was thrown (vid 7511: a 5-1 whose
                 # dice touched, read as one die showing 1 or 5; its 24/18 was recorded as a 4-2)
@@ -532,7 +537,7 @@ class Tracker:
         dim room: dark's 5-4 glimpsed at rest, read surely only once played and held as unsure;
         picked up, it was taken for picked up unplayed, a false re-roll call)."""
         if not any(look is not None and dice.same_throw(look) for look in (self.dice_seen, self.last_look)):
-            self.thrown_on = logp.argmax(axis=1)
+            self.thrown_on = [*self.thrown_on[-1:], (dice, logp.argmax(axis=1))]
 
     def _on_the_table(self, obs: Observation) -> Observation:
         """``obs`` without the finds off the board that have lain in one place for
@@ -1393,7 +1398,7 @@ class Tracker:
         due, before = self._due()
         mover = held.thrower or COLOUR[due]
         if (not held.valid_sure and before.plays(*held.likely()[0])[0].steps
-                and (self._shows(before, mover, logp) or self._unmoved_since_thrown(logp))):
+                and (self._shows(before, mover, logp) or self._unmoved_since_thrown(logp, held))):
             self._submit_throw(held.likely()[0], replace(held, valid=False),
                                why="picked up unplayed: the throw did not count")
             return
@@ -1423,16 +1428,20 @@ class Tracker:
             # light's next play was called against the checker the record kept on the 1-point)
             self.in_sync = False
 
-    def _unmoved_since_thrown(self, logp: np.ndarray) -> bool:
-        """Whether the board on view reads as it did when the dice on view were first seen, as
-        surely as a legal play: nothing was played with them. The board before the turn may
-        read further off in a dim room, where a stack misread alike at every look keeps the
-        record a few nats from the board (vid 10039 in a dim room: light's 1-1 with a die cocked,
-        picked up unplayed some 20 nats from the record's board, was recorded as thrown, and the
-        5-2 thrown again taken for dark's next throw)."""
-        if self.thrown_on is None:
+    def _unmoved_since_thrown(self, logp: np.ndarray, dice: DiceReading) -> bool:
+        """Whether the board on view reads as it did when ``dice`` were first seen, as surely as
+        a legal play: nothing was played with them. The board before the turn may read further
+        off in a dim room, where a stack misread alike at every look keeps the record a few nats
+        from the board (vid 10039 in a dim room: light's 1-1 with a die cocked, picked up unplayed
+        some 20 nats from the record's board, was recorded as thrown, and the 5-2 thrown again
+        taken for dark's next throw). The board is the one ``dice`` were thrown on, not the last
+        throw's (vid 7801 in a dim room: dark's 4-2 across the bar, held as perhaps not counting,
+        was played, and light's throw glimpsed after it; picked up, dark's was judged by the
+        board light threw on, unmoved, a false re-roll call)."""
+        boards = [board for thrown, board in self.thrown_on if thrown.same_throw(dice)]
+        if not boards:
             return False
-        read = logp[np.arange(len(self.thrown_on)), self.thrown_on]
+        read = logp[np.arange(len(boards[-1])), boards[-1]]
         return float((logp.max(axis=1) - read).sum()) <= self.thresholds.legal
 
     def _opening_passed(self, mover: str, logp: np.ndarray) -> bool:

@@ -5145,3 +5145,69 @@ def test_a_throw_glimpsed_before_its_play_and_read_surely_after_it_is_played_not
     assert throws == [([6, 4], 2, None), ([5, 2], 1, None), ([4, 1], 2, None)]
     assert [e["play"] for e in events if e["type"] == "play"][-1] == "13/11 13/8"
     assert all(r.accepted for r in referee.rulings)
+
+
+def test_a_throw_held_across_the_bar_and_played_is_judged_by_the_board_it_was_thrown_on(tmp_path):
+    """RULES 2.3: dark's 4-2 lies across the bar (a throw that does not count), its faces read
+    unsurely, first seen with 13/9 played: taken as counting, held. Dark plays 13/11 too, light's
+    throw is glimpsed, and dark's dice are picked up. The board dark's throw landed on is not the
+    one light's did: dark's 4-2 was played, not picked up unplayed (vid 7801 in a dim room: judged
+    by the board light threw on, unmoved since, a false re-roll call)."""
+    rng = np.random.default_rng(3)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_began = light_opened.swapped().apply("13/9").swapped()
+    dark_played = light_opened.swapped().apply("13/9 13/11").swapped()
+
+    def across(obs):  # one die each side of the bar, a 4 read 3 at 0.62, the 2 at 0.87
+        for die, u, half, read in zip(obs.dice, (0.45, 0.56), ("left", "right"),
+                                      ([0.05, 0.03, 0.62, 0.25, 0.03, 0.02], [0.03, 0.87, 0.03, 0.03, 0.0, 0.04])):
+            die["uv"], die["half"], die["faces"] = [u, 0.5], half, honest(np.array(read))
+        obs.throw_valid = 0.0
+        return obs
+
+    def glimpsed(obs):  # light's dice, each face read at 0.45
+        for die in obs.dice:
+            die["faces"] = honest(np.array([0.1, 0.45, 0.1, 0.25, 0.05, 0.05]))
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        across(look(dark_began, (4, 2), "left")), across(look(dark_played, (4, 2), "left")),
+        glimpsed(look(dark_played, (2, 2))), look(dark_played)])
+    assert [(e["dice"], e["player"]) for e in events if e["type"] == "throw"] == [([4, 2], None)]
+    assert [e["play"] for e in events if e["type"] == "play"] == ["8/5 6/5", "13/11 13/9"]
+    assert all(r.accepted for r in referee.rulings)
+
+
+@pytest.mark.parametrize("found_again, called", [(False, False), (True, True)],
+                         ids=["gone at the later looks", "found again"])
+def test_a_die_read_as_the_board_settled_and_never_found_again_is_no_ground_for_a_call(tmp_path, found_again,
+                                                                                        called):
+    """RULES 7.1: dark's dice are read 6-5 surely as the board settles, and dark plays 13/8 13/10,
+    a 5-3's. At each later look the 5 lies where it was read and nothing is found where the 6
+    was: that die may have been still rolling, read before its face turned up (vid 10039 in a
+    dim room: the 3 read 6 a frame before it turned over, never found at rest; the 5-3 was
+    called a 6-5's foul). No call: the roll is amended to the 5-3 and the official told. A 6
+    found again where it lay is read surely twice: the play is called."""
+    rng = np.random.default_rng(8)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    start = Position.start()
+    light_opened = start.apply("8/5 6/5")
+    dark_began = light_opened.swapped().apply("13/8").swapped()
+    dark_played = light_opened.swapped().apply("13/8 13/10").swapped()
+
+    def later(obs):  # the 6 (the first die, at u 0.2) not found
+        obs.dice = obs.dice if found_again else obs.dice[1:]
+        return obs
+
+    events, referee = _tracked(tmp_path, [
+        look(start), look(start, (3, 1)), look(light_opened, (3, 1)), look(light_opened),
+        look(light_opened, (6, 5), "left"), later(look(dark_began, (6, 5), "left")),
+        later(look(dark_played, (6, 5), "left")), look(dark_played), look(dark_played, (4, 1))])
+    called_as = [r.reason for r in referee.rulings if not r.accepted]
+    assert called_as == (["no_such_play"] if called else [])
+    if not called:
+        assert [e["dice"] for e in events if e["type"] == "play"] == [[3, 1], [5, 3]]
+        assert [e["likely"] for e in events if e["type"] == "dice_misread"][:1] == [[5, 3]]
