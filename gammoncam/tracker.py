@@ -81,7 +81,7 @@ from gammoncam.readings import (CHANCE, LEGIBLE_PX, MISREAD_FLOOR, OPENING_ROLLS
                                 roll_probabilities)
 from vision.dice import throw_valid
 from vision.orientation import location_map, pinned_reading, reading_position
-from vision.observation import Observation
+from vision.observation import CUBE_VALUES, Observation
 
 COLOUR = ("light", "dark")  # player 1, player 2
 HOLD = 0.99  # a throw whose likeliest roll is less sure than this waits for its play to tell
@@ -253,6 +253,9 @@ class Tracker:
     cube_uv: tuple | None = None
     cube_before: tuple | None = None
     cube_found_run: int = 0  # the settles in a row the cube was found on, till the last (:meth:`_note_cube_lifted`)
+    # The cube found surely at a player's side, whatever its face: (where, field u, v, settles in
+    # a row there, its value's probabilities at the last), for a game joined (:meth:`_cube_as_lying`)
+    cube_lying: tuple | None = None
     no_game_noted: int | None = None  # the record's game count when a throw with no game followed was noted
     # (game, throws, thrown) of the throw whose cube out of sight was noted, while at rest or after it
     cube_lifted_noted: tuple | None = None
@@ -426,6 +429,7 @@ class Tracker:
         elif self.cube_gone is not None:
             self._tell_cube_gone(obs, cube)
         self.cube_found_run = self.cube_found_run + 1 if obs.cube is not None else 0
+        self._follow_cube_lying(obs)
         dice = read_dice(obs)
         # The throw recorded, or else its last glimpse (vid 9508: a 5-5 never read as two dice, one
         # found at 0.15-0.22 and read 0.27-0.51, the other fainter; with three moves made it was
@@ -885,7 +889,7 @@ class Tracker:
         if position is None:
             return False
         # a cube unseen is taken as centred, the reading under which no double is called
-        value, where = self.cube_seen or (1, "middle")
+        value, where = self.cube_seen or self._cube_as_lying() or (1, "middle")
         if where in COLOUR and value < 2:
             return False
         start = GameStart(position, thrower, 1, None) if where not in COLOUR else \
@@ -911,6 +915,9 @@ class Tracker:
         if candidate is not start:
             self.note("warning", text=f"the cube lies turned where it cannot be ({problem}): a double there had no "
                                       "effect (RULES 6.4), so the game is joined with the cube in the middle")
+        elif self.cube_seen is None and where in COLOUR:
+            self.note("unclear", what=f"the game is joined with the cube at {where}'s side, its face unread: taken "
+                                      f"as {value}", player=COLOUR.index(where) + 1)
         self.pending, self.in_sync, self.set_up, self.bare_board, self.joined = None, False, True, None, True
         if crawford_lost:
             self.note("warning", text="the Crawford game's record was lost and a game joined again: if it is still "
@@ -921,6 +928,30 @@ class Tracker:
             self.note("warning", text="a match game joined in progress with no score given: the score is taken "
                                       "as 0-0 (watch --score L,D says it)")
         return True
+
+    def _follow_cube_lying(self, obs: Observation) -> None:
+        """Keeps where the cube lies at a player's side on the settles in a row it is found
+        surely there, within a third of a die, however unsurely its face is read (:attr:`cube_lying`)."""
+        where = cube_place(obs)
+        if where not in COLOUR or "uv" not in obs.cube:
+            self.cube_lying = None
+            return
+        u, v = obs.cube["uv"]
+        last = self.cube_lying
+        steady = last is not None and last[0] == where and np.hypot(u - last[1], v - last[2]) <= SAME_PLACE
+        self.cube_lying = (where, u, v, last[3] + 1 if steady else 1, np.asarray(obs.cube["value"], np.float64))
+
+    def _cube_as_lying(self) -> tuple | None:
+        """For a game joined while the cube's face is unread: the cube as it lies, found surely at
+        a player's side on :data:`CUBE_STEADY` settles in a row, showing the face above 1 it is
+        likeliest to show (RULES 5.3: the cube at a side is that player's, turned at least once).
+        Taken as centred, it was recorded as doubled and taken once it was seen to lie there
+        (vid 7305 joined at 40%: light's cube at 2 read 2 at 0.57-0.72, a double and take
+        recorded after light's first turn, and every turn after it out of order)."""
+        if self.cube_lying is None or self.cube_lying[3] < CUBE_STEADY:
+            return None
+        where, *_, value = self.cube_lying
+        return CUBE_VALUES[1 + int(np.argmax(value[1:]))], where
 
     def _joined_at_a_glimpse(self, dice: DiceReading, logp: np.ndarray) -> bool:
         """With no game followed (the record lost the board, or watching began mid-game), join

@@ -820,6 +820,44 @@ def test_a_game_in_progress_is_joined_at_a_throw_only_glimpsed(tmp_path):
     assert referee.state.dice == (2, 1) and referee.state.on_roll == 1
 
 
+@pytest.mark.parametrize("at_the_side, cube", [(range(9), (2, 0)), ([3], (1, None))],
+                         ids=["the cube lying there throughout", "found there once"])
+def test_a_game_joined_with_the_cube_at_a_side_its_face_unread_is_joined_with_the_cube_there(
+        tmp_path, at_the_side, cube):
+    """RULES 5.3: watching begins mid-game with the cube at light's side, found surely there on
+    every settle but its face read 2 at only 0.65. Light owns it, turned at least once: the game
+    is joined with light's cube at 2, the face told as a doubt, and nothing is recorded of the
+    cube after (vid 7305 joined at 40%: taken as centred, a double and take were recorded once
+    the cube was seen to lie there, after light's first turn, and every turn after it was out of
+    order). A cube found at a side at the join's settle only may be a false find: taken as centred."""
+    from vision.observation import CUBE_LOCATIONS, CUBE_VALUES
+
+    look, _, middle = _two_turns(3)
+    before = middle.apply("13/10 13/9")
+    dark = before.swapped().apply("13/8 13/11").swapped()
+    light = dark.apply("10/4 9/4")
+
+    def at_light(obs):  # read 2 at 0.65, 4 at 0.2, 8 at 0.15; lying surely at light's side
+        obs.cube = {"value": np.array([0.0, 0.65, 0.2, 0.15, 0.0, 0.0, 0.0]),
+                    "location": np.eye(len(CUBE_LOCATIONS))[CUBE_LOCATIONS.index("light")], "uv": [0.34, 1.05]}
+        assert len(obs.cube["value"]) == len(CUBE_VALUES)
+        return obs
+
+    looks = [look(middle), look(before, (4, 3)), look(before), look(before, (5, 2), "left"),
+             look(dark, (5, 2), "left"), look(dark), look(dark, (6, 5)), look(light), look(light, (2, 1), "left")]
+    looks = [at_light(obs) if k in at_the_side else _cube_unfound(obs) for k, obs in enumerate(looks)]
+    events, referee = _tracked(tmp_path, looks, preset="tournament", match_length=7)
+    joined = GameStart.parse(next(e for e in events if e["type"] == "game_start")["joined"])
+    assert (joined.cube, joined.owner) == cube
+    assert [e["what"] for e in events if "cube" in e.get("what", "") and e["type"] == "unclear"] == [
+        "the game is joined with the cube at light's side, its face unread: taken as 2"] * (cube[0] == 2)
+    if cube[0] == 2:
+        assert not [e for e in events if e["type"] in ("double", "take", "cube_unseen", "call")]
+        assert (referee.state.cube, referee.state.owner) == (2, 0)
+    plays = [(e["player"], e["dice"], e["play"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, [5, 2], "13/11 13/8"), (1, [6, 5], "10/4 9/4")]
+
+
 def test_a_long_nardy_board_with_a_checker_misread_gone_is_not_joined(tmp_path):
     """Long nardy, watched from mid-game: light's checker on its 13 point read as no checker (vid
     7803, 854x480: a light checker on a light point under glare, read empty at 0.96). Light would
