@@ -38,13 +38,14 @@ legal nor surely illegal is *unclear*: the tracker waits for more frames, up to 
 next action, when it gives the benefit of the doubt to the likeliest legal play. What the record
 may have wrong is told the official as a doubt (a note with a ``what``, :class:`gammoncam.watch.Doubts`):
 such a play, a roll the board leaves open that no look at the dice read surely, a play that fits
-other dice than those read or glimpsed.
+other dice than those read or glimpsed, the face of a cube a game was joined with unread.
 
 The camera is not trusted further than it has earned:
 
 - dice lying where they lay are the same throw however a later look reads them, each die
   read from its clearest look, each face as sure as the reader's readings that sure turned out
-  (:func:`vision.dice.honest`); a throw whose roll is not near certain is *held* and recorded
+  (:func:`vision.dice.honest`), a die no later look finds again where it was read taken as read
+  unsurely (it may have been read still rolling); a throw whose roll is not near certain is *held* and recorded
   when its play ends, with the roll that best explains both the faces and the board (the record
   is append-only: a throw recorded wrong is corrected only when a play put right proves it,
   :meth:`Tracker._put_right`);
