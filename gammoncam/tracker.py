@@ -45,10 +45,10 @@ The camera is not trusted further than it has earned:
 - dice lying where they lay are the same throw however a later look reads them, each die
   read from its clearest look, each face as sure as the reader's readings that sure turned out
   (:func:`vision.dice.honest`), a die no later look finds again where it was read taken as read
-  unsurely (it may have been read still rolling); a throw whose roll is not near certain is *held* and recorded
-  when its play ends, with the roll that best explains both the faces and the board (the record
-  is append-only: a throw recorded wrong is corrected only when a play put right proves it,
-  :meth:`Tracker._put_right`);
+  unsurely (it may have been read still rolling); a throw whose roll is not near certain is
+  *held* and recorded when its play ends, with the roll that best explains both the faces and
+  the board (the record is append-only: a throw recorded wrong is corrected only when a play put
+  right proves it, :meth:`Tracker._put_right`);
 - no call on a play that is legal for a roll the faces leave at all likely (a misread die:
   :func:`~gammoncam.readings.misread_roll`), nor on the opponent's legal play (a missed throw:
   :func:`~gammoncam.decoding.opponent_played`), nor while the record may differ from the board
