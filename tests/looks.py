@@ -44,3 +44,15 @@ def two_turns(seed: int) -> tuple:
     dark_played = light_played.swapped().apply("24/18 13/9").swapped()
     return seen, [seen(start), seen(start, (3, 1)), seen(light_played, (3, 1)), seen(light_played),
                   seen(dark_played, (6, 4), "left"), seen(dark_played)], dark_played
+
+
+def dark_reply(seed: int, begun: str, played: str) -> tuple:
+    """A ``look`` (:func:`look` on a noise generator seeded ``seed``) and the boards of a game
+    light opened 3-1 (8/5 6/5), from light's side: the start, light's play, and dark's reply
+    ``begun`` (its first moves) and ``played`` (all of it)."""
+    rng = np.random.default_rng(seed)
+    seen = lambda position, dice=(), half="right": look(position, rng, dice, half)
+    start = Position.start()
+    light_played = start.apply("8/5 6/5")
+    dark = lambda play: light_played.swapped().apply(play).swapped()
+    return seen, start, light_played, dark(begun), dark(played)

@@ -18,7 +18,7 @@ from engine.transcript import parse_transcript
 from gammoncam.cli import main
 from gammoncam.decoding import Thresholds, decode, expected_classes
 from gammoncam.watch import Doubts
-from looks import look as _look, observation_of as _observation_of, two_turns as _two_turns
+from looks import dark_reply as _dark_reply, look as _look, observation_of as _observation_of, two_turns as _two_turns
 from vision.checkers import class_of
 from vision.dice import honest
 from vision.motion import SettleGate
@@ -3430,12 +3430,7 @@ def test_the_other_players_checkers_moved_are_not_called_on_the_mover(tmp_path):
     throw had him start his turn (24/18): the board is illegal for light's 3-1 only because
     dark's checkers moved, which players do not do to each other's. No call; light's play is
     recorded once dark's dice are read."""
-    rng = np.random.default_rng(14)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    light_played = start.apply("8/5 6/5")
-    dark_begun = light_played.swapped().apply("24/18").swapped()
-    dark_played = light_played.swapped().apply("24/18 13/9").swapped()
+    look, start, light_played, dark_begun, dark_played = _dark_reply(14, "24/18", "24/18 13/9")
     events, referee = _tracked(tmp_path, [look(start), look(start, (3, 1)), look(light_played, (3, 1)),
                                           look(dark_begun), look(dark_played, (6, 4), "left")])
     assert not [e for e in events if e["type"] == "call"] and all(r.accepted for r in referee.rulings)
@@ -5191,12 +5186,7 @@ def test_a_throw_held_across_the_bar_and_played_is_judged_by_the_board_it_was_th
     throw is glimpsed, and dark's dice are picked up. The board dark's throw landed on is not the
     one light's did: dark's 4-2 was played, not picked up unplayed (vid 7801 in a dim room: judged
     by the board light threw on, unmoved since, a false re-roll call)."""
-    rng = np.random.default_rng(3)
-    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
-    start = Position.start()
-    light_opened = start.apply("8/5 6/5")
-    dark_began = light_opened.swapped().apply("13/9").swapped()
-    dark_played = light_opened.swapped().apply("13/9 13/11").swapped()
+    look, start, light_opened, dark_began, dark_played = _dark_reply(3, "13/9", "13/9 13/11")
 
     def across(obs):  # one die each side of the bar, a 4 read 3 at 0.62, the 2 at 0.87
         for die, u, half, read in zip(obs.dice, (0.45, 0.56), ("left", "right"),
