@@ -1943,10 +1943,10 @@ class Tracker:
             self._submit(Throw(*read.roll), dice=list(read.roll), player=read.side + 1,
                          inferred="the throw was not seen")
         self._play(read.decision, read.side, read.roll, inferred="the throw was not seen")
-        self._note_roll_guessed(read.side, read.roll, read.rolls, read.glimpse)
+        self._note_roll_guessed(read.side, read.roll, read.rolls, read.glimpse, foul=read.decision.kind == "illegal")
 
     def _note_roll_guessed(self, side: int, roll: tuple, rolls, glimpse: DiceReading | None,
-                           how: str | None = None) -> None:
+                           how: str | None = None, foul: bool = False) -> None:
         """Tell the official of a turn whose throw went unseen, or was ``how`` (read unsurely,
         held till its play), and whose roll the record had to guess: its play (or dance) is as
         much any of ``rolls``' (13/8 a 4-1's and a 3-2's), and no look at the dice made ``roll``
@@ -1956,7 +1956,10 @@ class Tracker:
         (:meth:`DiceReading.rolls_read`; a die seen alone, any roll with its face), the official is
         told that the play may be a foul (vid 9205, 854x480: light's 5/off 6/4 for a 5-1, the 1
         glimpsed alone at 0.96-0.997, was recorded as a 5-2 with nothing told). Dice across both
-        halves may be the other player's throw that did not count (vid 9814): no such doubt."""
+        halves may be the other player's throw that did not count (vid 9814): no such doubt.
+        A ``foul`` (:meth:`_foul_unseen`: ``rolls`` those for which the play is one) is called
+        whatever was thrown, but its roll is recorded as guessed, and told so (vid 9814: dark's
+        6-6, glimpsed, recorded as 6-5 with nothing told)."""
         chance = roll_probabilities(glimpse.faces) if glimpse is not None and glimpse.faces else CHANCE
         if how is None and glimpse is not None and glimpse.faces and glimpse.thrower == COLOUR[side]:
             two = len(glimpse.faces) == 2
@@ -1973,10 +1976,12 @@ class Tracker:
             return
         others = _rolls_named([r for r in rolls if tuple(r) != tuple(roll)], chance)
         how = how or ("glimpsed" if glimpse is not None else "not seen")
-        self.note("unclear", what=f"the throw was {how}; the board fits {others} as well as the "
-                  f"{roll[0]}-{roll[1]} recorded ({share:.0%} likely)", player=side + 1,
+        board = (f"the play, called as a foul, is one for {others} as well as the {roll[0]}-{roll[1]} recorded "
+                 f"({share:.0%} likely)" if foul else
+                 f"the board fits {others} as well as the {roll[0]}-{roll[1]} recorded ({share:.0%} likely)")
+        self.note("unclear", what=f"the throw was {how}; {board}", player=side + 1,
                   **doubt_of_dice(roll, glimpse.faces if glimpse else (), glimpse.px if glimpse else float("inf"),
-                                  False))
+                                  foul))
 
     def _read_off_board(self, options: list, logp: np.ndarray, thrown: DiceReading | None = None,
                         other: DiceReading | None = None) -> UnseenTurn:
@@ -2047,7 +2052,7 @@ class Tracker:
             return pips == sum(roll) * (2 if roll[0] == roll[1] else 1)
 
         roll = max(fouls, key=lambda roll: (chance[roll], travelled(roll)))
-        return UnseenTurn(side, roll, decisions[roll], (roll,), glimpse)
+        return UnseenTurn(side, roll, decisions[roll], tuple(fouls), glimpse)
 
     def _picked_up(self, logp: np.ndarray) -> None:
         if self.held is not None:

@@ -1294,13 +1294,18 @@ def test_a_foul_whose_throw_went_unseen_is_called_once_the_other_player_plays_on
     turn is over and the play stands: it is called at light's turn, and the game followed on
     (vid 10015, dice 12 px: light's 3-3 played 13/10 10/7 8/5 6/2 unseen, then dark's 1-1 and
     light's 2-1; the turn was kept as its first move, nothing after explained the board, and
-    the record was lost)."""
+    the record was lost). The roll recorded with it is a guess, told the official as a doubt
+    (vid 9814: dark's 6-6, glimpsed, recorded as 6-5 with nothing told)."""
     looks, boards = _turns_unseen(["13/10", "13/10 8/6 6/5"])
     events, referee = _tracked(tmp_path, looks)
     plays = [(e["player"], e["decision"], e.get("play"), e.get("reason")) for e in events if e["type"] == "play"]
     assert plays == [(1, "legal", "8/5 6/5", None), (2, "legal", "24/18 13/9", None),
                      (1, "illegal", None, "no_such_play"), (2, "legal", "13/11 13/8", None)]
     assert [(e["reason"], e["player"]) for e in events if not e.get("accepted", True)] == [("no_such_play", 1)]
+    recorded = next(e["dice"] for e in events if e["type"] == "play" and e.get("reason") == "no_such_play")
+    told = [(e["player"], e["dice"], e["foul_if_read"]) for e in events if e["type"] == "unclear" and "what" in e]
+    assert told == [(1, recorded, True)]
+    assert "called as a foul" in next(e["what"] for e in events if e["type"] == "unclear")
     assert referee.state.dice == (6, 3) and referee.state.on_roll == 0
     assert referee.state.position.swapped() == boards[-1].swapped().apply("13/8 13/11")
 
