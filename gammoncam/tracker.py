@@ -38,7 +38,8 @@ legal nor surely illegal is *unclear*: the tracker waits for more frames, up to 
 next action, when it gives the benefit of the doubt to the likeliest legal play. What the record
 may have wrong is told the official as a doubt (a note with a ``what``, :class:`gammoncam.watch.Doubts`):
 such a play, a roll the board leaves open that no look at the dice read surely, a play that fits
-other dice than those read or glimpsed, the face of a cube a game was joined with unread.
+other dice than those read or glimpsed, the roll of a foul called on a throw never read, the
+face of a cube a game was joined with unread.
 
 The camera is not trusted further than it has earned:
 
