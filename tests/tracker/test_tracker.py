@@ -5185,6 +5185,30 @@ def test_a_throw_glimpsed_before_its_play_and_read_surely_after_it_is_played_not
     assert all(r.accepted for r in referee.rulings)
 
 
+def test_a_checker_misread_alike_at_every_look_is_no_ground_for_a_call(tmp_path):
+    """RULES 7.1: dark's 6-4 (24/18 13/9) is played, and at every look after it the checker on
+    dark's 9-point is read empty at 0.99, some 5 nats from the legal play: unclear, not a call.
+    Looks at a board lying still are not independent evidence, so three such looks are no surer
+    than one: the play stands on the benefit of the doubt, told, and nothing is called (vid 7501
+    under tungsten light: two looks 5.5 and 4.8 nats off, summed, called dark's 5-2 a foul)."""
+    from vision.checkers import CLASSES
+
+    look, turns, dark_played = _two_turns(21)
+
+    def misread(obs):  # dark's 9-point (light's 16-point) read empty
+        row = obs.points["top"][3]
+        row[:] = 0.005 / 30
+        row[CLASSES.index((None, 0))], row[CLASSES.index(("dark", 1))] = 0.99, 0.005
+        return obs
+
+    events, referee = _tracked(tmp_path, turns[:5] + [misread(look(dark_played)), misread(look(dark_played)),
+                                                      misread(look(dark_played)), misread(look(dark_played, (5, 2)))])
+    assert all(r.accepted for r in referee.rulings)
+    plays = [(e["player"], e["play"], e["decision"]) for e in events if e["type"] == "play"]
+    assert plays == [(1, "8/5 6/5", "legal"), (2, "24/18 13/9", "unclear")]
+    assert any(e["type"] == "unclear" and "nats from any legal play" in e.get("what", "") for e in events)
+
+
 def test_a_throw_held_across_the_bar_and_played_is_judged_by_the_board_it_was_thrown_on(tmp_path):
     """RULES 2.3: dark's 4-2 lies across the bar (a throw that does not count), its faces read
     unsurely, first seen with 13/9 played: taken as counting, held. Dark plays 13/11 too, light's
