@@ -53,7 +53,9 @@ The camera is not trusted further than it has earned:
 - no call on a play that is legal for a roll the faces leave at all likely (a misread die:
   :func:`~gammoncam.readings.misread_roll`), nor on the opponent's legal play (a missed throw:
   :func:`~gammoncam.decoding.opponent_played`), nor while the record may differ from the board
-  (after a play taken on the benefit of the doubt, until a clearly legal play shows they agree);
+  (after a play taken on the benefit of the doubt, until a clearly legal play shows they agree),
+  nor on looks at a board lying still summed as if independent: a play left unclear is judged on
+  their mean (:attr:`Pending.looks`);
 - no re-roll is called on dice the player due has begun to play (the players took the throw
   as counting, whatever the reader makes of a die);
 - a turn whose throw was never read is recovered from the board when the next throw comes, when
