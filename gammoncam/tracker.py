@@ -146,14 +146,21 @@ def join_position(logp: np.ndarray, classes: np.ndarray, mover: str, variant) ->
     enough or no game can have it. Every location read at :data:`JOIN_SURE` or surer; or else
     the reading the fifteen checkers of each side pin down, that likely as a whole
     (:func:`vision.orientation.pinned_reading`; vids 7309, 7312, 7702 and 7803 watched from 40%
-    of their frames never joined, their boards keeping two or three stacks read 0.6-0.9)."""
+    of their frames never joined, their boards keeping two or three stacks read 0.6-0.9). Not a
+    side short of fifteen with a checker outside its home: that is a checker misread away more
+    often than one hit after others were borne off (vid 7501 under tungsten light: a lone dark
+    checker read as none at 0.93 for a turn and more, taken for the record lost)."""
     if float(np.exp(logp[np.arange(len(classes)), classes]).min()) < JOIN_SURE:
         pinned = pinned_reading(logp, mover, variant, JOIN_SURE)
         if pinned is None:
             return None
         classes = pinned[0]
     position = reading_position(classes, mover, variant)
-    return None if position is None or position.problem() or position.game_result() else position
+    if position is None or position.problem() or position.game_result():
+        return None
+    board = position.board
+    borne_off_outside = any(int(side.sum()) < 15 and int(side[6:].sum()) for side in (board[:25], board[25:]))
+    return None if borne_off_outside else position
 
 
 # --- the tracker ---------------------------------------------------------------------------
@@ -166,6 +173,7 @@ class UnseenTurn:
     decision: Decision
     rolls: tuple  # every roll that makes the same play
     glimpse: DiceReading | None  # a look at the dice too unsure to record a throw from
+    rival: float = math.inf  # the margin of the likeliest other play, of any roll (:meth:`Tracker._read_off_board`)
 
 
 @dataclass
@@ -1722,7 +1730,7 @@ class Tracker:
             return
         self._note_path(logp)
         read = self._read_off_board(options, logp)
-        if read.decision.kind == "legal":
+        if read.decision.kind == "legal" or self._told_by_glimpse(read):
             self.unseen = read
         elif phase in ("turn", "played") and not (
                 self._danced_unseen(logp) or (self.unseen is not None and self._danced_after_unseen(logp, glimpsed))):
@@ -1739,6 +1747,20 @@ class Tracker:
                     else self._foul_unseen(side, before, logp))
             if foul is not None:
                 self.unseen = foul
+
+    def _told_by_glimpse(self, read: UnseenTurn) -> bool:
+        """Whether a turn read off the board short of clearly legal (a checker misread) is the
+        turn all the same: a glimpse of both the player's dice, in their half, read its roll
+        (:meth:`DiceReading.rolls_read`), it is read closer than a call, and the play of every
+        other roll is a call's margin further still (vid 7501 under tungsten light: dark's 3-3,
+        glimpsed as a 3 and a 3 or 6 at 0.47 each, read 3.5-5 nats from its play, every other
+        roll's 17 nats further; its first move, 6/3, a 2-1's whole play, was recorded instead
+        and the game's record lost the board). Recorded so, the play is unclear: nothing is
+        called until a clearly legal play shows the record and the board agree."""
+        glimpse, margin = read.glimpse, read.decision.margin
+        return (read.decision.kind == "unclear" and glimpse is not None and len(glimpse.faces) == 2
+                and glimpse.thrower == COLOUR[read.side] and tuple(read.roll) in glimpse.rolls_read()
+                and margin < self.thresholds.call and read.rival - margin >= self.thresholds.call)
 
     def _moved_on_from_unseen(self, logp: np.ndarray) -> bool:
         """Whether the board no longer shows the turn read off it (:attr:`unseen`), the player
@@ -2011,12 +2033,13 @@ class Tracker:
         # recorded as the 5-4 that comes first of the two)
         rolls = sorted({r for m, s, r, d in found
                         if s == side and d.kind == decision.kind and d.best_legal == decision.best_legal})
+        rival = min((m for m, s, r, d in found if s != side or d.best_legal != decision.best_legal), default=math.inf)
         before = next(b for s, b, r in options if s == side)
         rolls = self._through_path(before, COLOUR[side], rolls, decision.best_legal, self.turn_path)
         glimpse = self._glimpse_of(side, thrown, other)
         if rolls:
             roll = max(rolls, key=(CHANCE if glimpse is None else roll_probabilities(glimpse.faces)).get)
-        return UnseenTurn(side, roll, decision, tuple(rolls), glimpse)
+        return UnseenTurn(side, roll, decision, tuple(rolls), glimpse, rival)
 
     def _glimpse_of(self, side: int, thrown: DiceReading | None = None,
                     other: DiceReading | None = None) -> DiceReading | None:
