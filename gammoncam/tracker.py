@@ -132,6 +132,10 @@ PUT_RIGHT = 4.0
 # that turn is never read legal: 4.3 nats and more on fourteen long nardy games' first throws;
 # when it went unseen, 5.5 nats better (vid 7705, corners a hundredth off).
 MISSED_FIRST_TURN = 4.0
+# A board this many nats from the one before a turn that may bear off, and clearly a legal play
+# of it, is the turn played: a lone checker borne off changes one location alone, read off
+# surely (at 0.75 against 0.01 and surer) but short of a call's margin (:meth:`Tracker._board_moved`).
+BORNE_OFF_SEEN = 4.0
 # A game in progress is joined only on a board whose every location is read at least this surely,
 # or read this surely as a whole with fifteen a side (:func:`join_position`): a stack misread at
 # the join would put the record off the board from its first play.
@@ -1358,9 +1362,19 @@ class Tracker:
         """In phase "turn" or "played": whether the board surely no longer shows the position
         before the turn of the player due (that player has begun to play, or played unseen):
         as surely as an illegal play is called, since a record taken on the benefit of the
-        doubt differs from the board by a few nats with nothing moved (long nardy, vid 7117)."""
+        doubt differs from the board by a few nats with nothing moved (long nardy, vid 7117). Or,
+        where the player may bear off, a lone checker borne off: the one move that changes a
+        single location (every other empties one point and fills another), as surely as
+        :data:`BORNE_OFF_SEEN` and clearly a legal play (vid 9205 with the board found: dark's
+        8/3/off read 7.6 nats from the board before; light's bear-off came on top of it unseen,
+        and nothing was recorded for a minute, nine turns)."""
         due, before = self._due()
-        return self._margin(before, COLOUR[due], logp) >= self.thresholds.call
+        margin = self._margin(before, COLOUR[due], logp)
+        if margin >= self.thresholds.call:
+            return True
+        mover = COLOUR[due]
+        return (margin >= BORNE_OFF_SEEN and may_bear_off(before)
+                and any(decode(before, roll, mover, logp, self.thresholds).kind == "legal" for roll in ROLLS))
 
     def _due(self) -> tuple[int, Position]:
         """In phase "turn" or "played": the player due to throw next, and the board before

@@ -4675,6 +4675,45 @@ def test_a_throw_perhaps_cocked_picked_up_unplayed_with_the_bar_read_empty_is_a_
     assert [r.reason for r in referee.rulings if not r.accepted] == ["invalid_throw"]
 
 
+def test_a_lone_checker_borne_off_unseen_and_the_other_players_turn_on_top_are_read_off_the_board(tmp_path):
+    """RULES 3.6: in the bear-off, light's 5-3 goes unseen: 8/3/off, a lone checker borne off
+    with both dice, changes one location alone (the 8-point read empty at 0.98, as it was at
+    0.0005: 7.6 nats, short of a call's margin). It is still the turn played, clearly a legal
+    play of a turn that may bear off: read off the board, so that dark's 4/off 3/off, unseen
+    too, is read on top of it, and light's 6-2 after them is judged on the board it was thrown
+    on. Before, light's turn was taken for not yet played, dark's went unread, and light's 6-2
+    was judged against the board two turns back (vid 9205 with the board found: nothing
+    recorded for a minute, nine turns, and the record lost the board)."""
+    from vision.checkers import CLASSES
+    from vision.observation import Observation
+
+    rng = np.random.default_rng(33)
+    look = lambda position, dice=(), half="right": _look(position, rng, dice, half)
+    dark = lambda position, play: position.swapped().apply(play).swapped()
+    _classes = lambda position: expected_classes(position.board[None], "light", "backgammon")[0]
+    bare = Position([3, 3, 3, 3, 2, 0, 0, 1] + [0] * 16, [2, 3, 3, 3, 3, 1] + [0] * 18)
+    dark_played = dark(bare, "6/off 5/off")
+    light_played = dark_played.apply("8/3 3/off")
+    (eight,) = np.flatnonzero(_classes(dark_played) != _classes(light_played))  # the tray is read apart
+    dark_again = dark(light_played, "4/off 3/off")
+
+    def faint(board):  # the 8-point read empty at 0.98, light's one checker at 0.0005
+        probs = np.exp(_observation_of(board, "light", rng))
+        probs[eight] = 1e-4
+        probs[eight, CLASSES.index((None, 0))], probs[eight, CLASSES.index(("light", 1))] = 0.98, 5e-4
+        return Observation.from_locations(probs / probs.sum(axis=1, keepdims=True))
+
+    events, referee = _tracked(tmp_path, [
+        look(bare), look(bare, (6, 5), "left"), look(dark_played, (6, 5), "left"), look(dark_played),
+        faint(light_played), faint(light_played), faint(dark_again), faint(dark_again),
+        look(dark_again, (6, 2)), look(dark_again.apply("5/off 2/off"), (6, 2)),
+        look(dark_again.apply("5/off 2/off"))], finish=True)
+    plays = [(e["player"], e["play"], e["decision"]) for e in events if e["type"] == "play"]
+    assert plays == [(2, "6/off 5/off", "legal"), (1, "8/off", "legal"), (2, "4/off 3/off", "legal"),
+                     (1, "5/off 2/off", "legal")]
+    assert not [e for e in events if not e.get("accepted", True) or e["type"] in ("call", "game_end_unseen")]
+
+
 def test_a_last_bear_off_read_unsurely_is_a_play_not_nothing_played(tmp_path):
     """RULES 3.6: light, all home, bears off 2/off 1/off with a 2-1 and picks the dice up as
     the video ends. The two points the checkers left are read unsurely (0.7 as played, 0.3 as
