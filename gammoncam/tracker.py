@@ -61,7 +61,11 @@ The camera is not trusted further than it has earned:
 - a turn whose throw was never read is recovered from the board when the next throw comes, when
   the other player's play is read on top of it, or when the cube is turned by the other player
   (so the double is judged as the doubler's); a play no roll makes is called only then, once the
-  turn is surely over (a double half played looks so too);
+  turn is surely over (a double half played looks so too); a board read short of any legal play
+  is taken as the turn only where a glimpse of the dice read its roll and no other roll comes
+  near (:meth:`Tracker._told_by_glimpse`), and recorded unclear;
+- a board short of a checker with others of that side outside its home is a checker misread,
+  not a game's record lost to turns unseen (:func:`join_position`);
 - no throw is judged while no game start, nor a game in progress read surely, has been seen.
 """
 
