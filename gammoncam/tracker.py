@@ -1373,10 +1373,10 @@ class Tracker:
         8/3/off read 7.6 nats from the board before; light's bear-off came on top of it unseen,
         and nothing was recorded for a minute, nine turns)."""
         due, before = self._due()
-        margin = self._margin(before, COLOUR[due], logp)
+        mover = COLOUR[due]
+        margin = self._margin(before, mover, logp)
         if margin >= self.thresholds.call:
             return True
-        mover = COLOUR[due]
         return (margin >= BORNE_OFF_SEEN and may_bear_off(before)
                 and any(decode(before, roll, mover, logp, self.thresholds).kind == "legal" for roll in ROLLS))
 
