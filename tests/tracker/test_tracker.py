@@ -5351,7 +5351,7 @@ THREE_THREE_GLIMPSED = [("play", 1, [3, 1], "8/5 6/5"), ("play", 2, [3, 3], "8/5
 
 def test_a_turn_read_off_the_board_short_of_legal_is_the_roll_its_glimpse_and_the_board_tell(tmp_path):
     """Dark's 3-3 is only glimpsed, and its play is read off the board. Its first move, 6/3, is
-    a 2-1's whole play, clearly legal; the play made, 6/3(2) 8/5(2), is read six nats from any
+    a 2-1's whole play, clearly legal; the play made, 6/3(2) 8/5(2), is read about five nats from any
     legal play (a checker read two points from its own), not clearly legal, yet the glimpse
     read 3-3 and every other roll's play is further by more than a call's margin: the 3-3 is
     recorded, on the benefit of the doubt and told, not the 2-1 of its first move, and the game
