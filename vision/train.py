@@ -86,10 +86,19 @@ def checker_net(size: str = "wide", classes: int = len(checkers.CLASSES)):
                          nn.ReLU(inplace=True), nn.Linear(hidden, classes))
 
 
-def _augment(xb, rng):
-    """Colour and light jitter, a mirror (a stack mirrored is the same stack), blur, on uint8 (N,h,w,3)."""
+#: A lens out of focus on a location's crop, in crop pixels: a small board's crop has about one
+#: pixel per pixel of a 854x480 frame (vid 9998: a point 17 px wide), so a 2 px defocus
+#: (:mod:`vision.conditions`) is up to 2 crop pixels there, on top of the render's own blur.
+CHECKER_BLUR = (0.5, 2.5)
+
+
+def _augment(xb, rng, defocus: float = 0.0):
+    """A lens out of focus on a ``defocus`` share of the crops (:data:`CHECKER_BLUR`), colour and
+    light jitter, a mirror (a stack mirrored is the same stack), noise, on uint8 (N,h,w,3)."""
     import torch
 
+    if defocus:
+        xb = _degrade(xb, rng, CHECKER_BLUR, (0.0, defocus, 0.0))
     x = _gamma(torch.from_numpy(checkers.to_input(xb)), rng)
     n = x.shape[0]
     gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
@@ -140,15 +149,18 @@ TASKS = {
 
 def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: int = 128, lr: float = 3e-3,
                    val_fraction: float = 0.03, threads: int = 2, seed: int = 0, samples: int = 25600,
-                   init: Path | None = None, size: str = "wide", task: str = "stacks") -> dict:
+                   init: Path | None = None, size: str = "wide", task: str = "stacks", defocus: float = 0.3) -> dict:
     """Train (or resume) a network on the location crops of the synth ``directories``; export
     ONNX to ``out``. ``task`` (:data:`TASKS`): "stacks", the checker network (colour and count);
     "mixed", the mixed-stack network (checkers of both colours on one point, renders made with
     ``synth images --fouls``); "trays", the tray network (checkers borne off, renders made with
     ``synth images --bear-off``).
 
-    ``init`` starts from an earlier run's checkpoint (fine-tuning, e.g. with a lower ``lr``);
-    ``size`` names the network (:data:`CHECKER_NETS`)."""
+    ``init`` starts from an earlier run's checkpoint, or from an ONNX export whose checkpoint is
+    not kept (a shipped model, :func:`onnx_state`), to fine-tune, e.g. with a lower ``lr``;
+    ``size`` names the network (:data:`CHECKER_NETS`); ``defocus`` is the share of each batch's
+    crops blurred as by a lens out of focus (:func:`_augment`; the shipped networks' first runs
+    had none, ``models/checkers.md``)."""
     import torch
     import torch.nn.functional as F
 
@@ -168,7 +180,11 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
     weights /= weights.sum()
     steps = min(len(train_at), samples) // batch  # an 'epoch' is ``samples`` crops drawn by weight
     net = checker_net(size, outputs)
-    if init is not None:  # fine-tune from weights this project trained before (a .ckpt)
+    folded = init is not None and init.suffix == ".onnx"
+    if folded:
+        net.load_state_dict(onnx_state(net, init))
+        print(f"starting from the weights in {init}")
+    elif init is not None:  # fine-tune from weights this project trained before (a .ckpt)
         state = torch.load(init, weights_only=False)
         if (state.get("size", "small"), state.get("task", "stacks")) != (size, task):
             raise ResumeError(f"{init} holds a {state.get('size', 'small')} {state.get('task', 'stacks')} network, "
@@ -189,9 +205,12 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])
         start, history = state["epoch"], state["history"]
+        folded = state.get("folded", False)
         print(f"resuming after epoch {start}")
     for epoch in range(start, epochs):
         net.train()
+        if folded:
+            _hold_folded_norms(net)
         t0 = time.time()
         erng = np.random.default_rng([seed, epoch])
         order = train_at[erng.choice(len(train_at), steps * batch, p=weights)]
@@ -199,7 +218,7 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
         total = 0.0
         for k in bar:
             idx = np.sort(order[k * batch:(k + 1) * batch])
-            xb = _augment(x[idx], erng)
+            xb = _augment(x[idx], erng, defocus)
             loss = F.cross_entropy(net(xb), torch.from_numpy(y[idx]), label_smoothing=smoothing)
             opt.zero_grad()
             loss.backward()
@@ -219,7 +238,7 @@ def train_checkers(directories: list[Path], out: Path, epochs: int = 12, batch: 
         print(f"epoch {epoch + 1}: loss {total / steps:.4f}, held-out crop accuracy {acc:.5f}",
               *(f"{k} {v}" for k, v in record.items() if k.startswith("val_mixed") or k.startswith("val_false")))
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                    "epoch": epoch + 1, "history": history, "size": size, "task": task}, ckpt)
+                    "epoch": epoch + 1, "history": history, "size": size, "task": task, "folded": folded}, ckpt)
     export_onnx(net, out)
     return {"train_crops": int(len(train_at)), "val_crops": int(len(val_at)), "history": history}
 
@@ -431,6 +450,16 @@ def onnx_state(net, path: Path) -> dict:
     return state
 
 
+def _hold_folded_norms(net) -> None:
+    """Keep the batch norms of a network loaded by :func:`onnx_state` the identity while it trains:
+    batch statistics would undo the statistics folded into its weights."""
+    import torch.nn as nn
+
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 class PairedRun:
     """Two networks trained side by side on their own batches (a heat-map finder and a reader or
     refiner of what it finds): AdamW and a one-cycle schedule each, weights from ``init`` to
@@ -493,14 +522,10 @@ class PairedRun:
             print(f"resuming after epoch {self.start}")
 
     def train(self) -> None:
-        import torch.nn as nn
-
         for name, net in self.nets.items():
             net.train()
-            if name in self.folded:  # batch statistics would undo the statistics folded into the weights
-                for m in net.modules():
-                    if isinstance(m, nn.BatchNorm2d):
-                        m.eval()
+            if name in self.folded:
+                _hold_folded_norms(net)
 
     def step(self, name: str, loss) -> float:
         """One optimiser step of network ``name`` on ``loss``; the loss as a number."""
@@ -536,20 +561,22 @@ def _gamma(x, rng):
     return x ** torch.from_numpy(gamma.astype(np.float32)).view(n, 1, 1, 1).to(x.device)
 
 
-def _degrade(xb: np.ndarray, rng) -> np.ndarray:
-    """What a camera loses of a die's few pixels, more than the renders' own blur and JPEG
+def _degrade(xb: np.ndarray, rng, blur: tuple[float, float] = (0.5, 1.3),
+             shares: tuple[float, float, float] = (0.3, 0.2, 0.2)) -> np.ndarray:
+    """What a camera loses of an object's few pixels, more than the renders' own blur and JPEG
     (:mod:`vision.synth.effects`), on some of a batch of uint8 crops (N, h, w, 3): fewer pixels
-    (a die far off in a small frame, up-scaled again), a lens out of focus, a stream's JPEG."""
+    (a die far off in a small frame, up-scaled again), a lens out of focus (a Gaussian of
+    ``blur`` crop pixels), a stream's JPEG, each on its ``shares`` of the crops."""
     out = xb.copy()
     h, w = xb.shape[1:3]
-    for i, (fewer, blur, jpeg) in enumerate(rng.random((len(xb), 3)) < (0.3, 0.2, 0.2)):
+    for i, (fewer, blurred, jpeg) in enumerate(rng.random((len(xb), 3)) < shares):
         crop = out[i]
         if fewer:
             s = rng.uniform(0.45, 0.85)
             crop = cv2.resize(cv2.resize(crop, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA),
                               (w, h), interpolation=cv2.INTER_LINEAR)
-        if blur:
-            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.5, 1.3))
+        if blurred:
+            crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(*blur))
         if jpeg:
             crop = cv2.imdecode(cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 75))])[1],
                                 cv2.IMREAD_COLOR)

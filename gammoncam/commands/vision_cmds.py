@@ -168,13 +168,14 @@ def _run_training(args) -> int:
     if args.only and args.only not in networks:
         raise UsageError(f"--only {args.only}: {args.stage} training has no {args.only} "
                          f"(its networks: {', '.join(networks) or 'one'})")
+    if not 0.0 <= args.defocus <= 1.0:
+        raise UsageError(f"--defocus {args.defocus}: a share of the crops, 0 to 1")
     if args.only and not args.init:
         raise UsageError(f"--only {args.only} needs --init: the other network is kept as that checkpoint holds it")
     if args.init:
         init = Path(args.init)
-        if args.stage in CROP_TASKS and init.suffix == ".onnx":
-            raise UsageError(f"--init for {args.stage} takes a checkpoint (.ckpt), not an ONNX export")
-        exports = [init.parent / f"{init.stem}_{n}.onnx" for n in networks] if init.suffix == ".onnx" else [init]
+        exports = [init.parent / f"{init.stem}_{n}.onnx" for n in networks] if networks and init.suffix == ".onnx" \
+            else [init]
         if not any(e.exists() for e in exports):
             raise UsageError(f"--init {args.init}: no {' nor '.join(map(str, exports))}")
     try:  # the product runs ONNX files; only training needs torch
@@ -193,7 +194,7 @@ def _run_training(args) -> int:
     elif args.stage in CROP_TASKS:
         result = train_checkers(dirs, Path(args.out or f"models/{args.stage}.onnx"), epochs=args.epochs, lr=args.lr,
                                 samples=args.samples, init=Path(args.init) if args.init else None,
-                                size=args.net or "wide", task=CROP_TASKS[args.stage])
+                                size=args.net or "wide", task=CROP_TASKS[args.stage], defocus=args.defocus)
     else:
         from vision.train import train_dice
 
@@ -247,8 +248,11 @@ def register(subparsers) -> None:
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     p.add_argument("--samples", type=int, default=25600, help="crops per epoch (checkers, mixed, trays)")
-    p.add_argument("--init", help="start from this checkpoint's weights (dice, corners: or from ONNX exports, "
-                        "e.g. models/dice.onnx for models/dice_finder.onnx and models/dice_reader.onnx)")
+    p.add_argument("--defocus", type=float, default=0.3, metavar="SHARE",
+                   help="share of the training crops blurred as by a lens out of focus (checkers, mixed, trays)")
+    p.add_argument("--init", help="start from this checkpoint's weights, or from an ONNX export's: "
+                        "models/checkers.onnx; for dice, models/dice.onnx stands for models/dice_finder.onnx "
+                        "and models/dice_reader.onnx")
     p.add_argument("--net", choices=("small", "wide"),
                    help="the network's size: checker, mixed-stack or tray (vision.train.CHECKER_NETS; default wide), "
                         "dice reader (vision.train.READER_NETS; default small)")

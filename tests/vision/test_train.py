@@ -99,3 +99,41 @@ def test_a_reader_of_another_size_starts_from_scratch_beside_the_shipped_finder(
     with pytest.raises(ResumeError, match="holds no reader of this architecture to keep"):
         PairedRun(keep, tmp_path / "k.onnx", 1e-3, 1, {"finder": 3, "reader": 3}, dice.MODELS / "dice.onnx",
                   only="finder")
+
+
+def test_the_checker_network_fine_tunes_from_its_shipped_export(tmp_path, monkeypatch):
+    """``train-vision checkers --init models/checkers.onnx``: the shipped network's checkpoint is not
+    kept, so it starts from the export; at a learning rate too small to move a weight, the run
+    (resumed after its first epoch, its batch norms still the identity) exports the network it
+    started from."""
+    import onnxruntime as ort
+
+    from vision import checkers
+    from vision.synth.dataset import write_images
+    from vision import train
+    from vision.train import train_checkers
+
+    data = tmp_path / "renders"
+    write_images(data, 4, seed=3, size=(640, 360), workers=1, progress=False)
+    out = tmp_path / "fine.onnx"
+    checked = []
+
+    def stopped_in_the_second_epoch(net, x):
+        checked.append(len(x))
+        if len(checked) == 2:
+            raise KeyboardInterrupt
+        return predict(net, x)
+
+    predict = train.predict
+    monkeypatch.setattr(train, "predict", stopped_in_the_second_epoch)
+    with pytest.raises(KeyboardInterrupt):
+        train_checkers([data], out, epochs=2, batch=8, samples=16, lr=1e-12, init=checkers.MODEL, val_fraction=0.5)
+    monkeypatch.setattr(train, "predict", predict)
+    result = train_checkers([data], out, epochs=2, batch=8, samples=16, lr=1e-12, init=checkers.MODEL,
+                            val_fraction=0.5)
+    assert [r["epoch"] for r in result["history"]] == [1, 2]
+    x = checkers.to_input(np.random.default_rng(2).integers(0, 256, (5, checkers.CROP[1], checkers.CROP[0], 3),
+                                                            dtype=np.uint8))
+    shipped, fine = (ort.InferenceSession(str(p)) for p in (checkers.MODEL, out))
+    assert np.allclose(fine.run(None, {fine.get_inputs()[0].name: x})[0],
+                       shipped.run(None, {shipped.get_inputs()[0].name: x})[0], atol=1e-3)
