@@ -4231,6 +4231,40 @@ def test_a_checker_missed_is_not_taken_for_one_hidden_in_a_stack():
     assert shared_point_play(start, (5, 2), "light", lp, decision) is None
 
 
+@pytest.mark.parametrize("heads_one_off", [False, True])
+def test_a_checker_laid_on_a_lone_checker_is_seen_with_both_heads_read_one_off(heads_one_off):
+    """Long nardy: light's 5-3 played 24/21 24/19, two checkers off the head (RULES 3.7), one laid
+    on dark's lone checker (RULES 3.2), that stack read as light's two. With light's head of
+    twelve read as eleven and dark's of fourteen as fifteen (0.55 each, the truth 0.15 and
+    0.05; vid 9921, another checker network), each side still reads fifteen and that reading
+    beats the landing by 3.7 nats; one-off misreads of tall stacks are not held against it:
+    the play is the landing, called (:func:`gammoncam.decoding.shared_point_play`). Before, it
+    was left unclear, dark's checker seemingly gone, and the record was judged lost."""
+    from gammoncam.decoding import shared_point_play
+    from vision.checkers import CLASSES
+
+    rng = np.random.default_rng(64)
+    start = Position.start("long")
+    light_first = start.apply("24/16")
+    dark_first = light_first.swapped().apply("24/16").swapped()
+    before = dark_first.apply("16/5").swapped().apply("16/9").swapped()  # dark's 9-point: light's 21
+    landing = Position(before.board[:24] + np.eye(24, dtype=int)[20] + np.eye(24, dtype=int)[18]
+                       - 2 * np.eye(24, dtype=int)[23], before.board[25:49], variant=start.variant)
+    lp = _observation_of(landing, "light", rng)
+    stack = location_map("light", "long")[20]
+    lp[stack] = np.log(np.full(len(CLASSES), 0.03 / 30))
+    lp[stack, CLASSES.index(("light", 2))] = np.log(0.97)  # the colour on top, the stack's count
+    if heads_one_off:
+        for point, truth, read in ((24, ("light", 12), ("light", 11)), (12, ("dark", 14), ("dark", 15))):
+            row = np.full(len(CLASSES), 0.0001)
+            row[CLASSES.index(read)], row[CLASSES.index(truth)] = 0.55, 0.15 if truth[0] == "light" else 0.05
+            lp[location_map("light", "long")[point - 1]] = np.log(row / row.sum())
+    decision = decode(before, (5, 3), "light", lp)
+    found = shared_point_play(before, (5, 3), "light", lp, decision)
+    assert found is not None and found.kind == "illegal"
+    assert (found.position.board == landing.board).all()
+
+
 def test_a_turn_read_off_the_board_keeps_its_glimpse_once_the_other_player_throws(tmp_path):
     """Light's 13/6 (a 5-2's, a 4-3's or a 6-1's) is played under dice glimpsed as 5-2; dark's
     dice are then glimpsed at two places before a throw is read surely: light's turn is
