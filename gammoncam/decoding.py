@@ -346,11 +346,12 @@ def read_either_colour(boards: np.ndarray, mover: str, variant: str, logp: np.nd
 def _likeliest_landing(boards: np.ndarray, mover: str, variant: str, logp: np.ndarray, best_legal: Position,
                        thresholds: Thresholds, mixed: np.ndarray | None = None) -> int | None:
     """The index of the likeliest of ``boards`` (each with a point both colours stand on), when
-    it explains the board as well as a legal play would (within ``thresholds.legal`` of the free
-    reading), the stack shows the checker added (its total likelier than what ``best_legal``
-    leaves there, unless ``mixed`` reads it mixed surely), and every other location where it
-    differs from ``best_legal`` is read with confidence: else a checker missed elsewhere could
-    pass for one hidden in the stack. Or None."""
+    it explains the board as well as a legal play would (within ``thresholds.legal`` of the
+    reading with its checkers counted, tall stacks of one colour read one off aside), the stack
+    shows the checker added (its total likelier than what ``best_legal`` leaves there, unless
+    ``mixed`` reads it mixed surely), and every other location where it differs from
+    ``best_legal`` is read with confidence: else a checker missed elsewhere could pass for one
+    hidden in the stack. Or None."""
     classes, either, shared = read_either_colour(boards, mover, variant, logp, mixed)
     k = int(np.argmax(either.sum(axis=1)))
     # Against the likeliest reading with the landing's checkers in play, as a legal play is
