@@ -358,14 +358,15 @@ def _likeliest_landing(boards: np.ndarray, mover: str, variant: str, logp: np.nd
     # (:func:`counted_margin`): a long nardy head of eleven seen steeply and read as ten leaves
     # the free reading a checker short of any landing (vid 9921: 24/21 24/19 onto dark's checker
     # left unclear 17 nats from the board).
-    # Tall stacks of one colour read one off count for nothing there: the count of fifteen can
-    # trade one head's checker for the other's (vid 9921, another checker network: light's head
-    # of eleven read as ten at 0.53, dark's of thirteen as fourteen at 0.58, the landing 3.4 nats
-    # behind that reading, the record then judged lost).
+    # Tall stacks of one colour read one off, the landing's own stack aside, count for nothing
+    # there: the count of fifteen can trade one head's checker for the other's (vid 9921 with the
+    # network of the sixty-fourth stop: light's head of eleven read as ten at 0.72, dark's of
+    # thirteen as fourteen at 0.30, the landing 3.3 nats behind that reading, the record then
+    # judged lost).
     mine, theirs = int(boards[k, 0:25].sum()), int(boards[k, 25:50].sum())
     counted = counted_reading(logp, mover, range(mine, mine + 1), theirs)[0]
     rows = np.arange(logp.shape[0])
-    one_off = ((classes[k] > 0) & (counted > 0) & (_colour_of(classes[k]) == _colour_of(counted))
+    one_off = (~shared[k] & (classes[k] > 0) & (counted > 0) & (_colour_of(classes[k]) == _colour_of(counted))
                & (np.minimum(_count_of(classes[k]), _count_of(counted)) >= TALL)
                & (np.abs(_count_of(classes[k]) - _count_of(counted)) == 1))
     if float((logp[rows, counted] - either[k])[~one_off].sum()) > thresholds.legal:

@@ -108,9 +108,8 @@ def test_the_checker_network_fine_tunes_from_its_shipped_export(tmp_path, monkey
     started from."""
     import onnxruntime as ort
 
-    from vision import checkers
+    from vision import checkers, train
     from vision.synth.dataset import write_images
-    from vision import train
     from vision.train import train_checkers
 
     data = tmp_path / "renders"
